@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** Multipart field name of every upload call. */
+export const UPLOAD_FIELD = 'file';
+
+/** Optional query of the upload calls: what the file is for (decides the accepted types). */
+export const UPLOAD_PURPOSES = ['avatar', 'document', 'attachment'] as const;
+export const uploadQuery = z.object({ purpose: z.enum(UPLOAD_PURPOSES).optional() });
+
+export const uploadResult = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number().int(),
+  contentType: z.string(),
+  /** A link under the API base; append `?access_token=<token>` to open it in the browser. */
+  previewUrl: z.string(),
+});
+export type UploadResult = z.infer<typeof uploadResult>;
+
+export const fileIdParams = z.object({ id: z.string().uuid('文件不存在') });
