@@ -71,3 +71,15 @@ export const menuResponse = z.object({ menus: z.array(menuItem), permissions: z.
 export type MenuResponse = z.infer<typeof menuResponse>;
 
 export const tenantType = z.enum(TENANT_TYPES);
+
+/** `GET auth/login-options` (public): what the sign-in page must ask for. */
+export const loginOptions = z.object({ captchaEnabled: z.boolean(), smsEnabled: z.boolean(), qrEnabled: z.boolean() });
+export type LoginOptions = z.infer<typeof loginOptions>;
+
+/**
+ * QR sign-in: `GET auth/qr-code` returns a PNG whose content is the URL `<origin>/login?qr=<key>` and the key in the
+ * `x-qr-key` header. The sign-in page polls `GET auth/qr-code/status?key=`. A signed-in user who opens that URL
+ * (on a phone) sees a confirmation on `/login` that calls `POST auth/qr-code/confirm {key}`; opening it marks the
+ * code `scanned` (`POST auth/qr-code/scan {key}`).
+ */
+export const QR_LOGIN_QUERY = 'qr';
