@@ -1,0 +1,360 @@
+/**
+ * The one Drizzle schema of the registry. Every table of tenant data leads with `tenant_id`; ids are uuids; times are
+ * `timestamptz`. Migrations in `../../drizzle` are generated from this file (`npx drizzle-kit generate`).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+// ---------------------------------------------------------------------------------------------------------------
+// Identity: tenants, organisations (hospitals), departments, users, roles
+// ---------------------------------------------------------------------------------------------------------------
+
+export const tenants = pgTable(
+  'tenants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    type: text('type', { enum: ['SYSTEM', 'HOSPITAL', 'PERSONAL'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('tenants_code_uq').on(t.code),
+    check('tenants_type_ck', sql`${t.type} in ('SYSTEM', 'HOSPITAL', 'PERSONAL')`),
+  ],
+);
+
+export const organisations = pgTable(
+  'organisations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('organisations_tenant_idx').on(t.tenantId)],
+);
+
+export const departments = pgTable(
+  'departments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('departments_tenant_org_idx').on(t.tenantId, t.organisationId)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The home tenant. */
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    organisationId: uuid('organisation_id').references(() => organisations.id),
+    departmentId: uuid('department_id').references(() => departments.id),
+    username: text('username').notNull(),
+    name: text('name').notNull(),
+    phone: text('phone'),
+    /** A file id of the user's upload, or an external URL. */
+    avatar: text('avatar'),
+    passwordHash: text('password_hash').notNull(),
+    initPwd: boolean('init_pwd').notNull().default(false),
+    userType: text('user_type').notNull().default('USER'),
+    tenantRoleCode: text('tenant_role_code').notNull(),
+    disabled: boolean('disabled').notNull().default(false),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`),
+    uniqueIndex('users_phone_uq').on(t.phone),
+    index('users_tenant_idx').on(t.tenantId),
+  ],
+);
+
+/**
+ * Roles: built-ins have no tenant and no project; a tenant or a project may add its own (issue 3). The permission codes
+ * are those of `@registry/shared/permissions`.
+ */
+export const roles = pgTable(
+  'roles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').references(() => tenants.id),
+    projectId: uuid('project_id'),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    scope: text('scope', { enum: ['tenant', 'project'] }).notNull(),
+    builtIn: boolean('built_in').notNull().default(false),
+    permissions: text('permissions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('roles_scope_code_uq').on(
+      sql`coalesce(${t.tenantId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+      sql`coalesce(${t.projectId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+      t.code,
+    ),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Projects and memberships
+// ---------------------------------------------------------------------------------------------------------------
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    parentId: uuid('parent_id'),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    diseaseArea: text('disease_area'),
+    description: text('description'),
+    status: text('status', { enum: ['draft', 'active', 'locked', 'archived'] })
+      .notNull()
+      .default('draft'),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('projects_tenant_code_uq').on(t.tenantId, t.code),
+    index('projects_tenant_parent_idx').on(t.tenantId, t.parentId),
+    index('projects_tenant_owner_idx').on(t.tenantId, t.ownerId),
+    check('projects_status_ck', sql`${t.status} in ('draft', 'active', 'locked', 'archived')`),
+  ],
+);
+
+/** A user's role in a project; `center_id` null = all centers (centers arrive with issue 3). */
+export const projectMembers = pgTable(
+  'project_members',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id),
+    centerId: uuid('center_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('project_members_project_user_uq').on(t.tenantId, t.projectId, t.userId),
+    index('project_members_user_idx').on(t.userId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Menu (seeded data, filtered by permission)
+// ---------------------------------------------------------------------------------------------------------------
+
+export const menuItems = pgTable(
+  'menu_items',
+  {
+    id: text('id').primaryKey(),
+    groupCode: text('group_code').notNull(),
+    parentId: text('parent_id'),
+    type: text('type', { enum: ['1', '2'] }).notNull(),
+    name: text('name').notNull(),
+    icon: text('icon'),
+    href: text('href'),
+    sort: integer('sort').notNull().default(0),
+    showFlag: boolean('show_flag').notNull().default(true),
+    /** The permission code needed to see the item; null = every signed-in user. */
+    permission: text('permission'),
+  },
+  (t) => [index('menu_items_group_idx').on(t.groupCode, t.sort)],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sign-in: sessions, attempts, captchas, SMS codes and outbox, QR sign-in
+// ---------------------------------------------------------------------------------------------------------------
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** sha256 (hex) of the opaque token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    /** The acting tenant (a system administrator may switch it). */
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    /** The current project, chosen with `web-project/change`. */
+    projectId: uuid('project_id'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    username: text('username').notNull(),
+    ip: text('ip'),
+    success: boolean('success').notNull(),
+    reason: text('reason').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('login_attempts_username_at_idx').on(t.username, t.at)],
+);
+
+export const captchas = pgTable('captchas', {
+  key: text('key').primaryKey(),
+  answerHash: text('answer_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const smsCodes = pgTable(
+  'sms_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    phone: text('phone').notNull(),
+    codeHash: text('code_hash').notNull(),
+    purpose: text('purpose').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sms_codes_phone_idx').on(t.phone, t.createdAt)],
+);
+
+/** What the default SMS provider "sent": read by operators and tests instead of a real gateway. */
+export const smsOutbox = pgTable(
+  'sms_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    phone: text('phone').notNull(),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sms_outbox_phone_idx').on(t.phone, t.createdAt)],
+);
+
+export const qrLogins = pgTable(
+  'qr_logins',
+  {
+    key: text('key').primaryKey(),
+    state: text('state', { enum: ['pending', 'scanned', 'confirmed', 'expired'] })
+      .notNull()
+      .default('pending'),
+    userId: uuid('user_id').references(() => users.id),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [check('qr_logins_state_ck', sql`${t.state} in ('pending', 'scanned', 'confirmed', 'expired')`)],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Files
+// ---------------------------------------------------------------------------------------------------------------
+
+export const files = pgTable(
+  'files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id),
+    /** Random key in the file storage; the original name is never used as a path. */
+    storageKey: text('storage_key').notNull(),
+    originalName: text('original_name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    purpose: text('purpose').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('files_tenant_owner_idx').on(t.tenantId, t.ownerId),
+    uniqueIndex('files_storage_key_uq').on(t.storageKey),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Audit (append-only: a trigger of a custom migration refuses UPDATE and DELETE)
+// ---------------------------------------------------------------------------------------------------------------
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The acting tenant (null only for events before a tenant is known, e.g. a failed sign-in). */
+    tenantId: uuid('tenant_id'),
+    actorId: uuid('actor_id'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id'),
+    oldValue: jsonb('old_value'),
+    newValue: jsonb('new_value'),
+    reason: text('reason'),
+    requestId: text('request_id'),
+    ip: text('ip'),
+  },
+  (t) => [
+    index('audit_events_tenant_at_idx').on(t.tenantId, t.at),
+    index('audit_events_entity_idx').on(t.entityType, t.entityId),
+  ],
+);
