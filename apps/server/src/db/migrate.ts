@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+
+/** Arbitrary constant key of the advisory lock that serialises concurrent migration runs. */
+const MIGRATION_LOCK_KEY = 724_310_001;
+
+const JOURNAL = path.join('meta', '_journal.json');
+
+/**
+ * The folder of the Drizzle migrations (`apps/server/drizzle`):
+ * `MIGRATIONS_DIR` when set; otherwise found relative to this module, which is `src/db/migrate.ts` in development
+ * and tests, or `dist/main.js` when the server is bundled by esbuild.
+ */
+export function resolveMigrationsFolder(moduleUrl: string = import.meta.url): string {
+  const fromEnv = process.env.MIGRATIONS_DIR;
+  if (fromEnv) return path.resolve(fromEnv);
+  const here = path.dirname(fileURLToPath(moduleUrl));
+  const candidates = [
+    path.resolve(here, '..', '..', 'drizzle'), // src/db/migrate.ts
+    path.resolve(here, '..', 'drizzle'), // dist/main.js
+    path.resolve(process.cwd(), 'drizzle'),
+    path.resolve(process.cwd(), 'apps', 'server', 'drizzle'),
+  ];
+  return candidates.find((dir) => existsSync(path.join(dir, JOURNAL))) ?? candidates[0]!;
+}
+
+export type MigrationLogger = { info(msg: string): void; warn(msg: string): void };
+
+/**
+ * Applies every pending migration. Concurrent callers (two servers, parallel test set-ups) are serialised by an
+ * advisory lock. A folder without migrations yet is not an error: it logs and returns.
+ */
+export async function runMigrations(
+  connectionString: string,
+  opts: { migrationsFolder?: string; logger?: MigrationLogger } = {},
+): Promise<void> {
+  const migrationsFolder = opts.migrationsFolder ?? resolveMigrationsFolder();
+  if (!existsSync(path.join(migrationsFolder, JOURNAL))) {
+    opts.logger?.warn(`no migrations found in ${migrationsFolder}; nothing to apply`);
+    return;
+  }
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await migrate(drizzle({ client }), { migrationsFolder });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+    opts.logger?.info(`migrations applied from ${migrationsFolder}`);
+  } finally {
+    await client.end();
+  }
+}

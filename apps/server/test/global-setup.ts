@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres';
+import { runMigrations } from '../src/db/migrate';
+import { findFreePort } from './free-port';
+import { quoteIdent, withClient, withDatabase } from './pg-admin';
+
+export type TestDatabaseContext = {
+  /** A superuser URL to the server's maintenance database (`postgres`). */
+  adminUrl: string;
+  /** A migrated database that each test file clones. */
+  templateDatabase: string;
+  /** `embedded` (a cluster started for this run) or `external` (TEST_DATABASE_URL). */
+  mode: 'embedded' | 'external';
+};
+
+declare module 'vitest' {
+  // module augmentation needs an interface
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  export interface ProvidedContext {
+    testDb: TestDatabaseContext;
+  }
+}
+
+const quietLogger = {
+  info: () => undefined,
+  warn: (msg: string) => console.warn(msg),
+  error: (msg: string) => console.error(msg),
+};
+
+/**
+ * One PostgreSQL for the whole run: TEST_DATABASE_URL when set (failing loudly if unreachable), otherwise an
+ * embedded cluster in a temporary directory on a free port. A uniquely named template database is migrated once;
+ * each test file clones it (see test/db.ts).
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const external = process.env.TEST_DATABASE_URL;
+  let embedded: EmbeddedPostgres | undefined;
+  let tmpDir: string | undefined;
+  let adminUrl: string;
+
+  if (external) {
+    try {
+      await withClient(external, (c) => c.query('SELECT 1'));
+    } catch (err) {
+      throw new Error(
+        `TEST_DATABASE_URL 指向的 PostgreSQL 无法连接，测试不会跳过。 / The PostgreSQL at TEST_DATABASE_URL ` +
+          `(${redact(external)}) cannot be reached; the server tests refuse to run without it: ${String(err)}`,
+        { cause: err },
+      );
+    }
+    adminUrl = external;
+  } else {
+    tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'registry-test-pg-'));
+    await fs.chmod(tmpDir, 0o755); // the system user PostgreSQL runs as must reach the data directory
+    embedded = await startEmbeddedPostgres({
+      dataDir: path.join(tmpDir, 'pg'),
+      port: await findFreePort(),
+      database: 'postgres',
+      logger: quietLogger,
+    });
+    adminUrl = embedded.adminConnectionString;
+  }
+
+  const templateDatabase = `registry_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const cleanup = async () => {
+    try {
+      await withClient(adminUrl, async (c) => {
+        const { rows } = await c.query<{ datname: string }>(
+          'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+          [templateDatabase],
+        );
+        for (const { datname } of rows) {
+          await c.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)} WITH (FORCE)`);
+        }
+      });
+    } finally {
+      await embedded?.stop();
+      if (tmpDir) await fs.rm(tmpDir, { recursive: true, force: true });
+    }
+  };
+
+  try {
+    await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${quoteIdent(templateDatabase)}`));
+    await runMigrations(withDatabase(adminUrl, templateDatabase));
+  } catch (err) {
+    await cleanup().catch(() => undefined);
+    throw err;
+  }
+
+  project.provide('testDb', { adminUrl, templateDatabase, mode: external ? 'external' : 'embedded' });
+  return cleanup;
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(invalid URL)';
+  }
+}
