@@ -1,0 +1,169 @@
+import { useState } from 'react';
+import { Avatar, Dropdown, Form, Input, Modal, Space, type MenuProps } from 'antd';
+import {
+  DownOutlined,
+  FormOutlined,
+  KeyOutlined,
+  LogoutOutlined,
+  PictureOutlined,
+  SwapOutlined,
+  UserOutlined,
+  UserSwitchOutlined,
+} from '@ant-design/icons';
+import { useLocation, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { LAYOUT, MESSAGES, SYS_TENANT_CODE } from '@registry/shared/constants';
+import { useUserInfo } from '../../features/account/api/get-user-info';
+import { logout } from '../../features/account/api/logout';
+import { changeTenant } from '../../features/account/api/change-tenant';
+import { PasswordDialog } from '../../features/account/components/password-dialog';
+import { AvatarDialog } from '../../features/account/components/avatar-dialog';
+import { clearToken, withAccessToken } from '../../lib/token';
+import { toast } from '../../lib/toast';
+import { useProjectStore } from '../../lib/stores/project-store';
+
+export const USER_MENU_LABELS = {
+  switchTenant: '切换租户',
+  configureForm: '配置表单',
+  switchProject: '切换项目',
+  avatar: '头像设置',
+  logout: '退出登录',
+} as const;
+
+type DialogName = 'password' | 'avatar' | 'tenant' | null;
+
+/** The header's avatar dropdown with the actions of seed §2. */
+export function UserMenu() {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const queryClient = useQueryClient();
+  const user = useUserInfo();
+  const projectId = useProjectStore((s) => s.projectId);
+  const projectName = useProjectStore((s) => s.projectName);
+  const [dialog, setDialog] = useState<DialogName>(null);
+  const [tenantForm] = Form.useForm<{ tenantCode: string }>();
+  const [tenantSaving, setTenantSaving] = useState(false);
+
+  const info = user.data;
+  const isSys = info?.tenantCode === SYS_TENANT_CODE;
+  const isPersonal = info?.tenant.tenantType === 'PERSONAL';
+  const initPwd = info?.initPwd ?? false;
+
+  const doLogout = async () => {
+    try {
+      await logout();
+    } catch {
+      // Logging out locally must not depend on the server.
+    }
+    clearToken();
+    queryClient.clear();
+    navigate('/login', { replace: true });
+  };
+
+  const submitTenant = async ({ tenantCode }: { tenantCode: string }) => {
+    setTenantSaving(true);
+    try {
+      await changeTenant(tenantCode.trim());
+      toast.success(MESSAGES.operationSucceeded);
+      setDialog(null);
+      await queryClient.invalidateQueries();
+    } catch {
+      // The request layer showed the message.
+    } finally {
+      setTenantSaving(false);
+    }
+  };
+
+  const items: MenuProps['items'] = [
+    ...(isSys
+      ? [
+          { key: 'tenant', icon: <UserSwitchOutlined />, label: USER_MENU_LABELS.switchTenant },
+          { key: 'form', icon: <FormOutlined />, label: USER_MENU_LABELS.configureForm },
+        ]
+      : []),
+    ...(pathname !== '/person/project'
+      ? [{ key: 'project', icon: <SwapOutlined />, label: USER_MENU_LABELS.switchProject }]
+      : []),
+    {
+      key: 'password',
+      icon: <KeyOutlined />,
+      label: initPwd ? MESSAGES.setPasswordTitle : MESSAGES.changePasswordTitle,
+    },
+    ...(isPersonal ? [{ key: 'avatar', icon: <PictureOutlined />, label: USER_MENU_LABELS.avatar }] : []),
+    { type: 'divider' as const },
+    { key: 'logout', icon: <LogoutOutlined />, label: USER_MENU_LABELS.logout, danger: true },
+  ];
+
+  const onClick: MenuProps['onClick'] = ({ key }) => {
+    switch (key) {
+      case 'tenant':
+        tenantForm.resetFields();
+        setDialog('tenant');
+        break;
+      case 'form': {
+        const query = new URLSearchParams({ projectId: projectId ?? '', projectName: projectName ?? '' });
+        window.open(`/manage/database?${query.toString()}`);
+        break;
+      }
+      case 'project':
+        navigate('/person/project');
+        break;
+      case 'password':
+        setDialog('password');
+        break;
+      case 'avatar':
+        setDialog('avatar');
+        break;
+      case 'logout':
+        void doLogout();
+        break;
+    }
+  };
+
+  return (
+    <>
+      <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
+        <button type="button" className="user-trigger" aria-label="用户菜单">
+          <Space size={8}>
+            <Avatar
+              size={LAYOUT.avatarSize}
+              shape="square"
+              src={info?.avatar ? withAccessToken(info.avatar) : undefined}
+              icon={<UserOutlined />}
+              alt={info?.name ?? '头像'}
+            />
+            <span className="user-name">{info?.name ?? ''}</span>
+            <DownOutlined style={{ fontSize: 10, color: '#8c8c8c' }} />
+          </Space>
+        </button>
+      </Dropdown>
+
+      <PasswordDialog
+        open={dialog === 'password' || initPwd}
+        initPwd={initPwd}
+        forced={initPwd}
+        onClose={() => setDialog(null)}
+        onLogout={() => void doLogout()}
+      />
+
+      {info && <AvatarDialog open={dialog === 'avatar'} userId={info.id} onClose={() => setDialog(null)} />}
+
+      <Modal
+        title={USER_MENU_LABELS.switchTenant}
+        open={dialog === 'tenant'}
+        okText="确定"
+        cancelText="取消"
+        confirmLoading={tenantSaving}
+        onOk={() => tenantForm.submit()}
+        onCancel={() => setDialog(null)}
+        destroyOnHidden
+      >
+        <Form form={tenantForm} layout="vertical" onFinish={(values) => void submitTenant(values)}>
+          <Form.Item name="tenantCode" label="租户编码" rules={[{ required: true, message: '请输入租户编码' }]}>
+            <Input placeholder="请输入要切换到的租户编码" autoFocus />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}

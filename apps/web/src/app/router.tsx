@@ -1,0 +1,71 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { NOT_FOUND_PATH, REDIRECTS, ROUTES, type LayoutName, type RouteEntry } from '../config/routes';
+import { guardLoader } from '../lib/guard';
+import { Root, RootFallback } from './root';
+
+type LazyPage = () => Promise<ComponentType>;
+
+/** The pages this issue builds; every other route of the table renders the "under construction" state. */
+const PAGES: Readonly<Record<string, LazyPage>> = {
+  '/login': () => import('../features/auth/components/login-page').then((m) => m.LoginPage),
+  '/404': () => import('../components/not-found-page').then((m) => m.NotFoundPage),
+  '/person/project': () => import('../features/project/components/project-list-page').then((m) => m.ProjectListPage),
+  '/home': () => import('../features/project/components/home-page').then((m) => m.HomePage),
+};
+
+const LAYOUTS: Readonly<Record<Exclude<LayoutName, 'none'>, LazyPage>> = {
+  person: () => import('./layouts/person-layout').then((m) => m.PersonLayout),
+  main: () => import('./layouts/main-layout').then((m) => m.MainLayout),
+};
+
+function pageRoute(entry: RouteEntry): RouteObject {
+  const page = PAGES[entry.path];
+  if (page) return { path: entry.path, lazy: async () => ({ Component: await page() }) };
+  return {
+    path: entry.path,
+    lazy: async () => {
+      const { UnderConstruction } = await import('../components/under-construction');
+      return { Component: () => <UnderConstruction title={entry.title} /> };
+    },
+  };
+}
+
+/** Builds the route objects from the route table (seed §2). */
+export function buildRoutes(): RouteObject[] {
+  const byLayout = (layout: LayoutName) => ROUTES.filter((r) => r.layout === layout).map(pageRoute);
+  return [
+    {
+      id: 'root',
+      path: '/',
+      Component: Root,
+      HydrateFallback: RootFallback,
+      loader: guardLoader,
+      // The guard (version check, token check) runs on every navigation, not only when the root first matches.
+      shouldRevalidate: () => true,
+      children: [
+        ...Object.entries(REDIRECTS).map(([from, to]): RouteObject =>
+          from === '/'
+            ? { index: true, element: <Navigate to={to} replace /> }
+            : { path: from, element: <Navigate to={to} replace /> },
+        ),
+        ...byLayout('none'),
+        {
+          id: 'person-layout',
+          lazy: async () => ({ Component: await LAYOUTS.person() }),
+          children: byLayout('person'),
+        },
+        {
+          id: 'main-layout',
+          lazy: async () => ({ Component: await LAYOUTS.main() }),
+          children: byLayout('main'),
+        },
+        { path: '*', element: <Navigate to={NOT_FOUND_PATH} replace /> },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(buildRoutes());
+}

@@ -1,0 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
+import type { CurrentProject } from '@registry/shared/contracts/project';
+import { request } from '../../../lib/request';
+
+/** `GET web-project/change?projectId=`: makes the project current for the session. */
+export function changeProject(projectId: string): Promise<CurrentProject> {
+  return request<CurrentProject>({ method: 'get', url: '/web-project/change', params: { projectId } });
+}
+
+export function useChangeProject() {
+  return useMutation({ mutationFn: changeProject });
+}

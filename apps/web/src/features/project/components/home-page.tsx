@@ -1,0 +1,51 @@
+import { Card, Col, Descriptions, List, Row, Skeleton, Tag, Typography } from 'antd';
+import { Link } from 'react-router';
+import { ROUTES } from '../../../config/routes';
+import { useCurrentProject } from '../api/get-current-project';
+
+const MAIN_PAGES = ROUTES.filter((route) => route.layout === 'main' && route.path !== '/home');
+
+/** `/home`: the current project and what the platform offers so far. */
+export function HomePage() {
+  const current = useCurrentProject();
+  return (
+    <Row gutter={[16, 16]}>
+      <Col span={24}>
+        <Card title="当前项目">
+          {current.isPending ? (
+            <Skeleton active paragraph={{ rows: 2 }} />
+          ) : current.data ? (
+            <Descriptions column={{ xs: 1, md: 3 }}>
+              <Descriptions.Item label="项目名称">{current.data.projectName}</Descriptions.Item>
+              <Descriptions.Item label="项目编号">{current.data.projectCode}</Descriptions.Item>
+              <Descriptions.Item label="项目类型">{current.data.subProject ? '子项目' : '主项目'}</Descriptions.Item>
+            </Descriptions>
+          ) : (
+            <Typography.Text type="secondary">
+              尚未选择项目，请先 <Link to="/person/project">选择项目</Link>。
+            </Typography.Text>
+          )}
+        </Card>
+      </Col>
+      <Col span={24}>
+        <Card
+          title="功能模块"
+          extra={<Typography.Text type="secondary">当前版本已提供登录、项目选择与首页</Typography.Text>}
+        >
+          <List
+            grid={{ gutter: 12, xs: 1, sm: 2, lg: 3, xxl: 4 }}
+            dataSource={MAIN_PAGES}
+            renderItem={(route) => (
+              <List.Item>
+                <Card size="small">
+                  <Link to={route.path}>{route.title}</Link>{' '}
+                  {route.ready ? <Tag color="green">可用</Tag> : <Tag>建设中</Tag>}
+                </Card>
+              </List.Item>
+            )}
+          />
+        </Card>
+      </Col>
+    </Row>
+  );
+}

@@ -1,0 +1,19 @@
+import type { ReactNode } from 'react';
+import { useMenuStore } from './stores/menu-store';
+
+export type PermissionProps = { codes: readonly string[]; children: ReactNode };
+
+/** True when the user holds at least one of `codes`. */
+export function hasAnyPermission(held: readonly string[], codes: readonly string[]): boolean {
+  return codes.some((code) => held.includes(code));
+}
+
+/**
+ * Removes its children unless the user holds at least one of the listed permission codes (seed §5). Using it
+ * without a list is a programming error and throws.
+ */
+export function Permission({ codes, children }: PermissionProps) {
+  const held = useMenuStore((state) => state.permissions);
+  if (!Array.isArray(codes)) throw new Error('Permission 组件必须传入权限编码数组 codes');
+  return hasAnyPermission(held, codes) ? <>{children}</> : null;
+}

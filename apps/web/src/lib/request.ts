@@ -1,0 +1,183 @@
+import axios, { AxiosError, type AxiosRequestConfig, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import {
+  API_BASE,
+  APP_CODE,
+  APP_CODE_HEADER,
+  REQUEST_TIMEOUT_MS,
+  REQUEST_TIMEOUT_RETRIES,
+  uploadFailureMessage,
+} from '@registry/shared/constants';
+import type { Envelope } from '@registry/shared/contracts/envelope';
+import { clearToken, getToken } from './token';
+import { currentPathname, navigateTo } from './navigation-bridge';
+import { toast } from './toast';
+
+/** Extra per-request options of the request layer. */
+type RequestOptions = {
+  /** Marks an upload: a failure without a server message shows `fail to {method} {url} {status}`. */
+  upload?: boolean;
+  /** Internal: how many timeout retries this request has used. */
+  retryCount?: number;
+  /** Internal: the key under which the in-flight request is tracked for duplicate cancellation. */
+  dedupeKey?: string;
+};
+
+declare module 'axios' {
+  // Module augmentation needs an interface (declaration merging).
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface AxiosRequestConfig {
+    registry?: RequestOptions;
+  }
+}
+
+/** A call that reached the server and was refused (HTTP error or body status ≠ 200). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: Partial<Envelope<unknown>> | undefined;
+  constructor(status: number, message: string, body?: Partial<Envelope<unknown>>) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export const http = axios.create({ baseURL: API_BASE, timeout: REQUEST_TIMEOUT_MS });
+
+const inFlight = new Map<string, AbortController>();
+
+function stableStringify(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof FormData !== 'undefined' && value instanceof FormData) {
+    return JSON.stringify(
+      [...value.entries()].map(([k, v]) => [k, typeof v === 'string' ? v : `${v.name}:${v.size}:${v.lastModified}`]),
+    );
+  }
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+}
+
+/** Same url, method, token, params and data → same key (seed §4). */
+export function requestKey(config: AxiosRequestConfig, token: string | null): string {
+  return [
+    (config.method ?? 'get').toLowerCase(),
+    config.url ?? '',
+    token ?? '',
+    stableStringify(config.params),
+    stableStringify(config.data),
+  ].join('|');
+}
+
+function isLoginPath(): boolean {
+  return currentPathname() === '/login';
+}
+
+function goToLogin(): void {
+  clearToken();
+  if (!isLoginPath()) navigateTo('/login', { replace: true });
+}
+
+function isEnvelope(body: unknown): body is Partial<Envelope<unknown>> & { status: number } {
+  return typeof body === 'object' && body !== null && typeof (body as { status?: unknown }).status === 'number';
+}
+
+function forget(config: AxiosRequestConfig | undefined): void {
+  const key = config?.registry?.dedupeKey;
+  if (key && inFlight.get(key)?.signal === config?.signal) inFlight.delete(key);
+}
+
+http.interceptors.request.use((config: InternalAxiosRequestConfig) => {
+  const token = getToken();
+  config.headers.set(APP_CODE_HEADER, APP_CODE);
+  if (token) config.headers.set('Authorization', `Bearer ${token}`);
+
+  // A new request cancels an identical one still in flight.
+  const key = requestKey(config, token);
+  inFlight.get(key)?.abort();
+  const controller = new AbortController();
+  const outer = config.signal;
+  if (outer && 'addEventListener' in outer && outer.addEventListener) {
+    if (outer.aborted) controller.abort();
+    else outer.addEventListener('abort', () => controller.abort(), { once: true });
+  }
+  config.signal = controller.signal;
+  config.registry = { ...config.registry, dedupeKey: key };
+  inFlight.set(key, controller);
+  return config;
+});
+
+http.interceptors.response.use(
+  (response: AxiosResponse) => {
+    forget(response.config);
+    const body: unknown = response.data;
+    // HTTP 200 with a body status other than 200.
+    if (isEnvelope(body) && body.status !== 200) {
+      const text = body.message || '请求失败';
+      toast.destroy();
+      toast.error(text);
+      if (body.status === 401) goToLogin();
+      return Promise.reject(new ApiError(body.status, text, body));
+    }
+    return response;
+  },
+  async (error: unknown) => {
+    if (!(error instanceof AxiosError) || axios.isCancel(error)) return Promise.reject(error);
+    const config = error.config;
+    forget(config);
+
+    // A timeout is retried once, silently.
+    if ((error.code === AxiosError.ECONNABORTED || error.code === AxiosError.ETIMEDOUT) && config) {
+      const used = config.registry?.retryCount ?? 0;
+      if (used < REQUEST_TIMEOUT_RETRIES) {
+        const { signal: _signal, ...rest } = config;
+        return http.request({ ...rest, registry: { ...config.registry, retryCount: used + 1 } });
+      }
+    }
+
+    const response = error.response;
+    // No response (network failure, timeout after the retry): reject, no toast.
+    if (!response) return Promise.reject(error);
+
+    let body: unknown = response.data;
+    if (typeof Blob !== 'undefined' && body instanceof Blob && body.type.includes('json')) {
+      try {
+        body = JSON.parse(await body.text()) as unknown;
+      } catch {
+        body = undefined;
+      }
+    }
+    const serverMessage = isEnvelope(body) && body.message ? body.message : undefined;
+    const status = response.status;
+    if (status === 401) goToLogin();
+    const text =
+      serverMessage ??
+      (config?.registry?.upload
+        ? uploadFailureMessage(config.method ?? 'post', `${config.baseURL ?? ''}${config.url ?? ''}`, status)
+        : `请求失败（${status}）`);
+    toast.destroy();
+    toast.error(text);
+    return Promise.reject(new ApiError(status, text, isEnvelope(body) ? body : undefined));
+  },
+);
+
+/** Calls the API and returns the envelope's `data`. */
+export async function request<T>(config: AxiosRequestConfig): Promise<T> {
+  const response = await http.request<Envelope<T>>(config);
+  return response.data.data;
+}
+
+/** Calls the API for a binary answer (captcha, QR code) and returns the blob with the response headers. */
+export async function requestBlob(
+  config: AxiosRequestConfig,
+): Promise<{ blob: Blob; headers: Record<string, string> }> {
+  const response = await http.request<Blob>({ ...config, responseType: 'blob' });
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (typeof value === 'string') headers[name.toLowerCase()] = value;
+  }
+  return { blob: response.data, headers };
+}

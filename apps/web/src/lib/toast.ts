@@ -1,0 +1,27 @@
+import { App, message } from 'antd';
+import { TOAST } from '@registry/shared/constants';
+
+/** Toast defaults of seed §9: 3000 ms, offset 16. Static fallback until the App context registers its instance. */
+export const TOAST_CONFIG = { duration: TOAST.durationMs / 1000, top: TOAST.offset } as const;
+message.config(TOAST_CONFIG);
+
+type MessageInstance = ReturnType<typeof App.useApp>['message'];
+
+let instance: MessageInstance | null = null;
+
+/** Called by the app root with `App.useApp().message`, so toasts render inside the ConfigProvider (theme, locale). */
+export function registerToast(next: MessageInstance | null): void {
+  instance = next;
+}
+
+function api(): Pick<MessageInstance, 'success' | 'error' | 'warning' | 'info' | 'destroy'> {
+  return instance ?? message;
+}
+
+export const toast = {
+  success: (content: string) => void api().success(content),
+  error: (content: string) => void api().error(content),
+  warning: (content: string) => void api().warning(content),
+  info: (content: string) => void api().info(content),
+  destroy: () => api().destroy(),
+};
