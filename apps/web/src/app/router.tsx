@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { NOT_FOUND_PATH, REDIRECTS, ROUTES, type LayoutName, type RouteEntry } from '../config/routes';
 import { guardLoader } from '../lib/guard';
 import { Root, RootFallback } from './root';
@@ -45,9 +45,7 @@ export function buildRoutes(): RouteObject[] {
       shouldRevalidate: () => true,
       children: [
         ...Object.entries(REDIRECTS).map(([from, to]): RouteObject =>
-          from === '/'
-            ? { index: true, element: <Navigate to={to} replace /> }
-            : { path: from, element: <Navigate to={to} replace /> },
+          from === '/' ? { index: true, loader: () => redirect(to) } : { path: from, loader: () => redirect(to) },
         ),
         ...byLayout('none'),
         {
@@ -60,7 +58,7 @@ export function buildRoutes(): RouteObject[] {
           lazy: async () => ({ Component: await LAYOUTS.main() }),
           children: byLayout('main'),
         },
-        { path: '*', element: <Navigate to={NOT_FOUND_PATH} replace /> },
+        { path: '*', loader: () => redirect(NOT_FOUND_PATH) },
       ],
     },
   ];
