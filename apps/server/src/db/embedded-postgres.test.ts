@@ -205,6 +205,42 @@ describe('startEmbeddedPostgres', () => {
     await db.stop();
   });
 
+  it('should remove a postmaster.pid whose PID is a live PostgreSQL of another data directory', async () => {
+    const other = await startEmbeddedPostgres({
+      dataDir: path.join(root, 'other'),
+      port: await findFreePort(),
+      logger: log.logger,
+    });
+    started.push(other);
+    const otherPid = postmasterPid(other.dataDir);
+    await fs.writeFile(path.join(dataDir, 'postmaster.pid'), `${otherPid}\n${other.dataDir}\n`);
+    db = await startEmbeddedPostgres({ dataDir, port, logger: log.logger });
+    started.push(db);
+    await expect(query(db.connectionString, 'SELECT count(*)::int AS n FROM patient')).resolves.toEqual([{ n: 2 }]);
+    expect(isAlive(otherPid)).toBe(true);
+    await Promise.all([db.stop(), other.stop()]);
+  });
+
+  it('should run PostgreSQL in its own process group when started from a terminal', async () => {
+    db = await startEmbeddedPostgres({ dataDir, port, logger: log.logger });
+    started.push(db);
+    const pgrp = (pid: number | 'self') => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[2];
+    // a Ctrl-C sent to the terminal's process group must reach Node only, which then stops PostgreSQL in order
+    expect(pgrp(postmasterPid(dataDir))).not.toBe(pgrp('self'));
+    await db.stop();
+  });
+
+  it.runIf(runningAsRoot)(
+    'should refuse with a clear message when the PostgreSQL user cannot reach the data directory',
+    async () => {
+      const closed = path.join(root, 'closed');
+      await fs.mkdir(closed, { mode: 0o700 });
+      await expect(
+        startEmbeddedPostgres({ dataDir: path.join(closed, 'pg'), port: await findFreePort(), logger: log.logger }),
+      ).rejects.toThrow(`无法进入目录 ${closed}`);
+    },
+  );
+
   it('should resolve exited with expected=false when the postmaster is killed', async () => {
     db = await startEmbeddedPostgres({ dataDir, port, logger: log.logger });
     started.push(db);

@@ -155,10 +155,13 @@ function wrapCommand(bin: string, args: string[], runAs: RunAs): { cmd: string; 
   return { cmd: bin, args };
 }
 
-/** The server user must be able to reach the data directory; otherwise PostgreSQL fails with a cryptic error. */
-async function assertTraversable(dir: string, runAs: RunAs): Promise<void> {
+/**
+ * The PostgreSQL user must be able to reach `target` (every directory above it needs x for that user; with
+ * `includeSelf`, `target` too); otherwise PostgreSQL fails with a cryptic error, e.g. when the app lives in /root.
+ */
+async function assertTraversable(target: string, runAs: RunAs, includeSelf = false): Promise<void> {
   if (!runAs) return;
-  let current = path.dirname(dir);
+  let current = includeSelf ? target : path.dirname(target);
   for (;;) {
     const st = await fs.stat(current);
     const ok =
@@ -167,8 +170,10 @@ async function assertTraversable(dir: string, runAs: RunAs): Promise<void> {
       (st.mode & 0o001) !== 0;
     if (!ok) {
       throw new Error(
-        `系统用户 ${runAs.name} 无法进入目录 ${current}（需要 o+x 权限）。 / ` +
-          `The system user ${runAs.name} cannot traverse ${current} (it needs o+x) to reach ${dir}.`,
+        `PostgreSQL 的系统用户 ${runAs.name} 无法进入目录 ${current}，因此无法访问 ${target}。` +
+          `请执行 chmod o+x ${current}，或把应用/数据目录放到其他位置。 / ` +
+          `The system user ${runAs.name} that runs PostgreSQL cannot traverse ${current}, so it cannot reach ` +
+          `${target}. Run "chmod o+x ${current}" or move the application or its data directory elsewhere.`,
       );
     }
     const parent = path.dirname(current);
@@ -186,13 +191,23 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function isPostgresProcess(pid: number): Promise<boolean> {
+/**
+ * Whether `pid` is a PostgreSQL process working in `dataDir` (a postmaster's working directory is its data
+ * directory). When /proc cannot tell, assume it does: refusing is safer than sharing a data directory.
+ */
+async function holdsDataDir(pid: number, dataDir: string): Promise<boolean> {
+  let comm: string;
   try {
-    const comm = (await fs.readFile(`/proc/${pid}/comm`, 'utf8')).trim();
-    return comm.startsWith('postgres') || comm === 'postmaster';
+    comm = (await fs.readFile(`/proc/${pid}/comm`, 'utf8')).trim();
   } catch {
-    // no /proc (not Linux): trust the liveness check
-    return os.platform() !== 'linux';
+    return os.platform() !== 'linux'; // no /proc: trust the liveness check
+  }
+  if (!comm.startsWith('postgres') && comm !== 'postmaster') return false;
+  try {
+    const [cwd, dir] = await Promise.all([fs.realpath(`/proc/${pid}/cwd`), fs.realpath(dataDir)]);
+    return cwd === dir;
+  } catch {
+    return true;
   }
 }
 
@@ -206,10 +221,12 @@ async function handlePidFile(dataDir: string, logger: EmbeddedPostgresLogger): P
     return;
   }
   const pid = Number.parseInt(content.split('\n')[0] ?? '', 10);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && (await isPostgresProcess(pid))) {
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && (await holdsDataDir(pid, dataDir))) {
     throw new DataDirectoryInUseError(dataDir, pid);
   }
-  logger.warn(`removing stale postmaster.pid (PID ${Number.isNaN(pid) ? '?' : pid} is not running) in ${dataDir}`);
+  logger.warn(
+    `removing stale postmaster.pid in ${dataDir}: PID ${Number.isNaN(pid) ? '?' : pid} is not a running PostgreSQL of this directory`,
+  );
   await fs.rm(pidFile, { force: true });
 }
 
@@ -321,6 +338,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
 
   await fs.mkdir(path.dirname(dataDir), { recursive: true });
   await assertTraversable(dataDir, runAs);
+  await assertTraversable(binDir, runAs, true);
   await prepareDataDir(dataDir, runAs);
 
   let password: string;
@@ -360,7 +378,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     ],
     runAs,
   );
-  const child: ChildProcess = spawn(cmd, args, { env: pgEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  // detached: its own process group, so a Ctrl-C in the terminal reaches only Node, which then shuts down in order
+  // (HTTP server, pool, PostgreSQL); --pdeathsig still stops PostgreSQL if Node dies.
+  const child: ChildProcess = spawn(cmd, args, { env: pgEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   if (child.stdout) forwardLogs(child.stdout, logger);
   if (child.stderr) forwardLogs(child.stderr, logger);
 
