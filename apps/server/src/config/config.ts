@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False'], { error: '应为 true/false/1/0' })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v.toLowerCase() === 'true' || v === '1'));
+
+const int = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `应为 ${min} 到 ${max} 之间的整数` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const envSchema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: int(3000, 0, 65535),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()))
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), '应以 postgres:// 或 postgresql:// 开头'),
+  EMBEDDED_PG_PORT: int(54329, 1, 65535),
+  CAPTCHA_ENABLED: bool(true),
+  SMS_LOGIN_ENABLED: bool(true),
+  QR_LOGIN_ENABLED: bool(true),
+  SESSION_IDLE_MINUTES: int(30, 1, 24 * 60),
+  SESSION_ABSOLUTE_HOURS: int(12, 1, 24 * 30),
+  UPLOAD_MAX_BYTES: int(20 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+  UPLOAD_MAX_FILES: int(10, 1, 100),
+  LOGIN_MAX_FAILURES: int(5, 1, 100),
+  LOGIN_LOCK_MINUTES: int(15, 1, 24 * 60),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SEED_DEMO: bool(true),
+  TRUST_PROXY: bool(false),
+});
+
+export type AppConfig = {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  embeddedPgPort: number;
+  captchaEnabled: boolean;
+  smsLoginEnabled: boolean;
+  qrLoginEnabled: boolean;
+  sessionIdleMinutes: number;
+  sessionAbsoluteHours: number;
+  uploadMaxBytes: number;
+  uploadMaxFiles: number;
+  loginMaxFailures: number;
+  loginLockMinutes: number;
+  webDist: string;
+  logLevel: string;
+  seedDemo: boolean;
+  trustProxy: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`配置错误 (configuration error):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the environment. Relative paths resolve against `cwd` (the repository root under `npm start`). Throws a
+ * ConfigError listing every bad variable.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.')}=${JSON.stringify(env[String(i.path[0])])}: ${i.message}`),
+    );
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: path.resolve(cwd, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    captchaEnabled: e.CAPTCHA_ENABLED,
+    smsLoginEnabled: e.SMS_LOGIN_ENABLED,
+    qrLoginEnabled: e.QR_LOGIN_ENABLED,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionAbsoluteHours: e.SESSION_ABSOLUTE_HOURS,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    uploadMaxFiles: e.UPLOAD_MAX_FILES,
+    loginMaxFailures: e.LOGIN_MAX_FAILURES,
+    loginLockMinutes: e.LOGIN_LOCK_MINUTES,
+    webDist: path.resolve(cwd, e.WEB_DIST ?? 'apps/web/dist'),
+    logLevel: e.LOG_LEVEL,
+    seedDemo: e.SEED_DEMO,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

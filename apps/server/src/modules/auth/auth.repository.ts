@@ -1,0 +1,183 @@
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { captchas, loginAttempts, qrLogins, smsCodes, smsOutbox, tenants, users } from '../../db/schema';
+
+export type LoginUser = {
+  id: string;
+  tenantId: string;
+  username: string;
+  passwordHash: string;
+  initPwd: boolean;
+  disabled: boolean;
+  failedLogins: number;
+  lockedUntil: Date | null;
+};
+
+const loginUserColumns = {
+  id: users.id,
+  tenantId: users.tenantId,
+  username: users.username,
+  passwordHash: users.passwordHash,
+  initPwd: users.initPwd,
+  disabled: users.disabled,
+  failedLogins: users.failedLogins,
+  lockedUntil: users.lockedUntil,
+};
+
+export async function findLoginUserByUsername(db: Executor, username: string): Promise<LoginUser | undefined> {
+  const rows = await db
+    .select(loginUserColumns)
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`)
+    .limit(1);
+  return rows[0];
+}
+
+export async function findLoginUserByPhone(db: Executor, phone: string): Promise<LoginUser | undefined> {
+  const rows = await db.select(loginUserColumns).from(users).where(eq(users.phone, phone)).limit(1);
+  return rows[0];
+}
+
+export async function findLoginUserById(db: Executor, id: string): Promise<LoginUser | undefined> {
+  const rows = await db.select(loginUserColumns).from(users).where(eq(users.id, id)).limit(1);
+  return rows[0];
+}
+
+/** Counts one more failure; locks the account when it reaches `max`. Returns the lock end when it locked. */
+export async function recordFailure(
+  db: Executor,
+  userId: string,
+  max: number,
+  lockUntil: Date,
+): Promise<{ lockedUntil: Date | null }> {
+  const rows = await db
+    .update(users)
+    .set({
+      failedLogins: sql`case when ${users.failedLogins} + 1 >= ${max} then 0 else ${users.failedLogins} + 1 end`,
+      lockedUntil: sql`case when ${users.failedLogins} + 1 >= ${max} then ${lockUntil.toISOString()}::timestamptz else ${users.lockedUntil} end`,
+    })
+    .where(eq(users.id, userId))
+    .returning({ lockedUntil: users.lockedUntil, failedLogins: users.failedLogins });
+  const row = rows[0];
+  return { lockedUntil: row && row.failedLogins === 0 ? row.lockedUntil : null };
+}
+
+export async function clearFailures(db: Executor, userId: string): Promise<void> {
+  await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, userId));
+}
+
+export async function insertLoginAttempt(
+  db: Executor,
+  row: { username: string; ip: string | null; success: boolean; reason: string; at: Date },
+): Promise<void> {
+  await db.insert(loginAttempts).values({ ...row, username: row.username.slice(0, 128) });
+}
+
+export async function insertCaptcha(
+  db: Executor,
+  row: { key: string; answerHash: string; expiresAt: Date; createdAt: Date },
+) {
+  await db.insert(captchas).values(row);
+}
+
+/** Marks the captcha used (whatever the answer: single use) and returns its answer hash when it was still valid. */
+export async function consumeCaptcha(db: Executor, key: string, now: Date): Promise<string | undefined> {
+  const rows = await db
+    .update(captchas)
+    .set({ usedAt: now })
+    .where(and(eq(captchas.key, key), isNull(captchas.usedAt), gt(captchas.expiresAt, now)))
+    .returning({ answerHash: captchas.answerHash });
+  return rows[0]?.answerHash;
+}
+
+export async function lastSmsCodeAt(db: Executor, phone: string): Promise<Date | undefined> {
+  const rows = await db
+    .select({ createdAt: smsCodes.createdAt })
+    .from(smsCodes)
+    .where(eq(smsCodes.phone, phone))
+    .orderBy(desc(smsCodes.createdAt))
+    .limit(1);
+  return rows[0]?.createdAt;
+}
+
+export async function insertSmsCode(
+  db: Executor,
+  row: { phone: string; codeHash: string; purpose: string; expiresAt: Date; createdAt: Date },
+): Promise<void> {
+  await db.insert(smsCodes).values(row);
+}
+
+/** Consumes the phone's newest valid code when it matches. */
+export async function consumeSmsCode(db: Executor, phone: string, codeHash: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(smsCodes)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(smsCodes.phone, phone),
+        eq(smsCodes.codeHash, codeHash),
+        eq(smsCodes.purpose, 'login'),
+        isNull(smsCodes.usedAt),
+        gt(smsCodes.expiresAt, now),
+      ),
+    )
+    .returning({ id: smsCodes.id });
+  return rows.length > 0;
+}
+
+export async function insertSmsOutbox(db: Executor, row: { phone: string; message: string; createdAt: Date }) {
+  await db.insert(smsOutbox).values(row);
+}
+
+export async function insertQrLogin(db: Executor, row: { key: string; expiresAt: Date; createdAt: Date }) {
+  await db.insert(qrLogins).values({ ...row, state: 'pending' });
+}
+
+export async function findQrLogin(db: Executor, key: string) {
+  const rows = await db.select().from(qrLogins).where(eq(qrLogins.key, key)).limit(1);
+  return rows[0];
+}
+
+export async function updateQrLogin(
+  db: Executor,
+  key: string,
+  fromStates: ReadonlyArray<'pending' | 'scanned' | 'confirmed'>,
+  now: Date,
+  set: Partial<{ state: 'pending' | 'scanned' | 'confirmed' | 'expired'; userId: string; expiresAt: Date }>,
+): Promise<boolean> {
+  const rows = await db
+    .update(qrLogins)
+    .set(set)
+    .where(
+      and(
+        eq(qrLogins.key, key),
+        inArray(qrLogins.state, [...fromStates]),
+        gt(qrLogins.expiresAt, now),
+        isNull(qrLogins.consumedAt),
+      ),
+    )
+    .returning({ key: qrLogins.key });
+  return rows.length > 0;
+}
+
+/** Hands a confirmed code out once: returns its user when this call consumed it. */
+export async function consumeQrLogin(db: Executor, key: string, now: Date): Promise<string | undefined> {
+  const rows = await db
+    .update(qrLogins)
+    .set({ consumedAt: now })
+    .where(
+      and(
+        eq(qrLogins.key, key),
+        eq(qrLogins.state, 'confirmed'),
+        isNull(qrLogins.consumedAt),
+        gt(qrLogins.expiresAt, now),
+      ),
+    )
+    .returning({ userId: qrLogins.userId });
+  return rows[0]?.userId ?? undefined;
+}
+
+export async function findTenantByCode(db: Executor, code: string) {
+  const rows = await db.select().from(tenants).where(eq(tenants.code, code)).limit(1);
+  return rows[0];
+}

@@ -1,0 +1,21 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { insertSmsOutbox } from './auth.repository';
+
+/** Sends a text message. A real gateway is an adapter of this; the default only logs and keeps an outbox. */
+export type SmsProvider = { send(phone: string, text: string): Promise<void> };
+
+/** Default provider: writes the message to the server log and to the `sms_outbox` table. */
+export function createOutboxSmsProvider(deps: {
+  db: Db;
+  clock: Clock;
+  logger: Pick<FastifyBaseLogger, 'info'>;
+}): SmsProvider {
+  return {
+    async send(phone, text) {
+      await insertSmsOutbox(deps.db, { phone, message: text, createdAt: deps.clock.now() });
+      deps.logger.info({ phone, sms: text }, 'SMS (outbox provider)');
+    },
+  };
+}

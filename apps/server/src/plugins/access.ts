@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ACCESS_TOKEN_QUERY, API_BASE, APP_CODE } from '@registry/shared/constants';
+import { AppError, ERROR_MESSAGES } from '../lib/errors';
+import type { AuthContext, SessionService } from '../modules/auth/session.service';
+import './fastify-types';
+
+/**
+ * Access is data on the route: `config: { public: true }` or `config: { permission: 'x.y' | null }` (null = any
+ * signed-in user). One onRequest hook checks it, before any body is read (an unauthenticated upload is refused
+ * without touching the disk). A route without an access rule fails at registration.
+ *
+ * `X-App-Code: WEB` is required on every API call, because the web always sends it, except on routes marked
+ * `appCode: false`: those a browser opens by navigation or `<img src>` (file preview, health), which cannot add
+ * headers. Its absence there costs nothing: they still need a token or are public.
+ */
+export function registerAccess(app: FastifyInstance, deps: { sessions: SessionService }): void {
+  app.addHook('onRoute', (route) => {
+    const config = route.config;
+    const hasRule = config?.public === true || (config !== undefined && 'permission' in config);
+    if (!hasRule)
+      throw new Error(
+        `route ${String(route.method)} ${route.url} has no access rule (config.public or config.permission)`,
+      );
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
+    const config = request.routeOptions.config;
+    const isApi = request.url.startsWith(`${API_BASE}/`);
+    if (isApi && config.appCode !== false && request.headers['x-app-code'] !== APP_CODE) {
+      throw new AppError(400, ERROR_MESSAGES.missingAppCode);
+    }
+    if (config.public === true) return;
+    const token = readToken(request, config.queryToken === true);
+    const auth = token ? await deps.sessions.resolve(token) : null;
+    if (!auth) throw new AppError(401, ERROR_MESSAGES.unauthenticated);
+    if (typeof config.permission === 'string' && !auth.permissions.includes(config.permission)) {
+      throw new AppError(403, ERROR_MESSAGES.forbidden);
+    }
+    request.auth = auth;
+  });
+}
+
+function readToken(request: FastifyRequest, allowQuery: boolean): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header === 'string') {
+    const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+    if (match?.[1]) return match[1];
+  }
+  if (allowQuery) {
+    const q = (request.query as Record<string, unknown> | undefined)?.[ACCESS_TOKEN_QUERY];
+    if (typeof q === 'string' && q.length > 0) return q;
+  }
+  return undefined;
+}
+
+/** The caller of a signed-in route (set by the access hook). */
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new AppError(401, ERROR_MESSAGES.unauthenticated);
+  return request.auth;
+}

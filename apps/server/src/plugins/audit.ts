@@ -1,0 +1,47 @@
+import type { FastifyRequest } from 'fastify';
+import type { Executor } from '../db/client';
+import { auditEvents } from '../db/schema';
+
+export type AuditContext = { actorId: string | null; tenantId: string | null; requestId: string; ip: string | null };
+
+export type AuditEvent = {
+  action: string;
+  entityType: string;
+  entityId?: string | null;
+  oldValue?: unknown;
+  newValue?: unknown;
+  reason?: string | null;
+  /** Overrides of the request's context (e.g. the actor of a sign-in is known only after the password check). */
+  actorId?: string | null;
+  tenantId?: string | null;
+};
+
+/** The audit context of a request: the session's user and acting tenant, the request id and the client IP. */
+export function auditContext(request: FastifyRequest): AuditContext {
+  return {
+    actorId: request.auth?.userId ?? null,
+    tenantId: request.auth?.tenantId ?? null,
+    requestId: String(request.id),
+    ip: request.ip ?? null,
+  };
+}
+
+/**
+ * Writes one audit event with the executor of the change, so it commits or rolls back with it: call it inside the
+ * change's transaction. Values must never carry password hashes or tokens.
+ */
+export async function audit(tx: Executor, ctx: AuditContext, event: AuditEvent, at?: Date): Promise<void> {
+  await tx.insert(auditEvents).values({
+    tenantId: event.tenantId !== undefined ? event.tenantId : ctx.tenantId,
+    actorId: event.actorId !== undefined ? event.actorId : ctx.actorId,
+    action: event.action,
+    entityType: event.entityType,
+    entityId: event.entityId ?? null,
+    oldValue: event.oldValue ?? null,
+    newValue: event.newValue ?? null,
+    reason: event.reason ?? null,
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+    ...(at ? { at } : {}),
+  });
+}

@@ -1,0 +1,31 @@
+/** Chinese names of request fields, used to prefix validation messages ('用户名：请输入用户名'). */
+export const FIELD_LABELS: Record<string, string> = {
+  loginType: '登录方式',
+  username: '用户名',
+  password: '密码',
+  captchaKey: '验证码标识',
+  captchaCode: '验证码',
+  phone: '手机号',
+  smsCode: '短信验证码',
+  key: '二维码标识',
+  groupCode: '菜单分组',
+  tenantCode: '租户编码',
+  projectId: '项目',
+  keyword: '关键字',
+  scope: '范围',
+  id: '编号',
+  name: '姓名',
+  avatar: '头像',
+  newPassword: '新密码',
+  purpose: '用途',
+  access_token: '访问令牌',
+};
+
+export function labelOf(path: readonly PropertyKey[]): string {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const part = path[i];
+    if (typeof part === 'string' && FIELD_LABELS[part]) return FIELD_LABELS[part];
+  }
+  const last = path.findLast((p) => typeof p === 'string');
+  return typeof last === 'string' ? last : '请求参数';
+}
