@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { NOT_FOUND_PATH, REDIRECTS, ROUTES } from './routes';
+
+/** Every route of the seed's table (§2), with the layout the notes place it under. */
+const SEED_ROUTES: Record<string, 'none' | 'person' | 'main'> = {
+  '/login': 'none',
+  '/404': 'none',
+  '/person/project': 'person',
+  '/person/project-manage': 'person',
+  '/person/sub-project-manage': 'person',
+  '/person/equity': 'person',
+  '/person/order': 'person',
+  '/manage/database': 'person',
+  '/manage/database/sub': 'person',
+  '/manage/database/followup': 'person',
+  '/manage/database/followup/sub': 'person',
+  '/manage/database/config': 'person',
+  '/manage/database/config/sub': 'person',
+  '/manage/followup': 'person',
+  '/manage/fix-followup-plan': 'person',
+  '/manage/followup/config': 'person',
+  '/manage/permissions': 'person',
+  '/manage/sub-center': 'person',
+  '/manage/random': 'person',
+  '/manage/random/view': 'person',
+  '/home': 'main',
+  '/patient/list': 'main',
+  '/patient/add': 'main',
+  '/patient/edit': 'main',
+  '/patient/file': 'main',
+  '/patient/source': 'main',
+  '/retrieval': 'main',
+  '/retrieval/export': 'main',
+  '/analysis': 'main',
+  '/discern/list': 'main',
+  '/discern/view': 'main',
+  '/followup/list': 'main',
+  '/followup/edit': 'main',
+  '/multicenter/overview': 'main',
+  '/multicenter/patient': 'main',
+  '/multicenter/followup': 'main',
+};
+
+describe('route table', () => {
+  it('should contain every route of the seed with its layout when built', () => {
+    const table = Object.fromEntries(ROUTES.map((route) => [route.path, route.layout]));
+    expect(table).toEqual(SEED_ROUTES);
+  });
+
+  it('should redirect / and /person to /person/project and name /404 as the not-found page', () => {
+    expect(REDIRECTS).toEqual({ '/': '/person/project', '/person': '/person/project' });
+    expect(NOT_FOUND_PATH).toBe('/404');
+  });
+
+  it('should give every route a Chinese title', () => {
+    for (const route of ROUTES) expect(route.title).toMatch(/[\u4e00-\u9fa5]/);
+  });
+});
