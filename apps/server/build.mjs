@@ -1,0 +1,25 @@
+// Bundles the server into dist/main.js: our own code and @registry/shared are bundled (shared is TypeScript
+// source), every other package stays external and is loaded from node_modules at run time.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/main.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'externalize-packages',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) => {
+          if (args.path.startsWith('@registry/')) return undefined;
+          return { path: args.path, external: true };
+        });
+      },
+    },
+  ],
+});

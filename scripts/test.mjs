@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// `npm test`: every check and every test, in the order a failure is cheapest to see.
+//   lint, format, typecheck → unit tests (shared, web) → server tests on the embedded PostgreSQL →
+//   server tests on an existing PostgreSQL → build → end-to-end tests in Chromium.
+// The server suite runs a second time on the PostgreSQL named by TEST_PG_URL (default: the machine's
+// postgres://postgres@127.0.0.1:5432/postgres when it answers). With REQUIRE_PG=1 (set by .ci/run) a PostgreSQL
+// that does not answer is a failure, never a silent skip.
+// Ends with the line "tests: N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const reports = join(root, '.tmp', 'test-reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const only = process.argv.slice(2); // e.g. `npm test -- unit server` runs just those steps
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+function step(name, command, args, env = {}) {
+  if (only.length > 0 && !only.includes(name)) return true;
+  console.log(`\n━━ ${name}: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) failures.push(name);
+  return result.status === 0;
+}
+
+function countVitest(file) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += report.numPassedTests ?? 0;
+  totals.failed += report.numFailedTests ?? 0;
+  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+
+function countPlaywright(file) {
+  if (!existsSync(file)) return;
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += stats.expected ?? 0;
+  totals.failed += (stats.unexpected ?? 0) + (stats.flaky ?? 0);
+  totals.skipped += stats.skipped ?? 0;
+}
+
+function answers(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 5432) });
+    socket.setTimeout(2000);
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+}
+
+const vitest = (name, projects, env = {}) => {
+  const file = join(reports, `${name}.json`);
+  const ok = step(
+    name,
+    'npx',
+    [
+      'vitest',
+      'run',
+      ...projects.flatMap((p) => ['--project', p]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${file}`,
+    ],
+    env,
+  );
+  if (only.length === 0 || only.includes(name)) countVitest(file);
+  return ok;
+};
+
+step('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
+step('format', 'npx', ['prettier', '--check', '.']);
+step('typecheck', 'npm', ['run', 'typecheck']);
+vitest('unit', ['shared', 'web']);
+vitest('server', ['server'], { TEST_DATABASE_URL: '' });
+
+const pgUrl = process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+if (only.length === 0 || only.includes('server-pg')) {
+  if (await answers(pgUrl)) {
+    vitest('server-pg', ['server'], { TEST_DATABASE_URL: pgUrl });
+  } else if (process.env.REQUIRE_PG === '1') {
+    console.error(`\n✗ server-pg: PostgreSQL at ${pgUrl} does not answer, and REQUIRE_PG=1 expects it.`);
+    failures.push('server-pg (PostgreSQL unreachable)');
+  } else {
+    console.log(`\n! server-pg: PostgreSQL at ${pgUrl} does not answer; the PostgreSQL run was skipped.`);
+  }
+}
+
+if (step('build', 'npm', ['run', 'build'])) {
+  const file = join(reports, 'e2e.json');
+  step('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
+  if (only.length === 0 || only.includes('e2e')) countPlaywright(file);
+} else if (only.length === 0 || only.includes('e2e')) {
+  failures.push('e2e (not run: the build failed)');
+}
+
+console.log('');
+if (failures.length > 0) console.log(`failed steps: ${failures.join(', ')}`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failures.length > 0 || totals.failed > 0 ? 1 : 0);
