@@ -3,7 +3,7 @@ import path from 'node:path';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { z } from 'zod';
@@ -28,6 +28,7 @@ import { registerUserRoutes } from './modules/user/user.routes';
 import { createUserService } from './modules/user/user.service';
 import { registerAccess } from './plugins/access';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerJsonBody } from './plugins/json-body';
 
 let zodConfigured = false;
 /** Zod messages in Chinese; a missing value reads '不能为空'. */
@@ -52,6 +53,8 @@ export type AppDeps = {
   loginRateLimit?: LoginRateLimit;
   /** Shown by `version.json` when the web app has none. */
   startedAt?: Date;
+  /** Sees every route as it is registered (the route-table test). */
+  routeObserver?: (route: RouteOptions) => void;
 };
 
 /** Builds the whole application without listening; tests drive it with `app.inject`. */
@@ -77,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const storage = deps.fileStorage ?? createLocalFileStorage(path.join(config.dataDir, 'files'));
 
   registerErrorHandler(app, { uploadMaxBytes: config.uploadMaxBytes });
+  registerJsonBody(app);
   app.setNotFoundHandler((request) => {
     throw new AppError(404, request.url.startsWith('/api/') ? ERROR_MESSAGES.routeNotFound : '页面不存在');
   });
@@ -104,6 +108,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
+  if (deps.routeObserver) {
+    const observe = deps.routeObserver;
+    app.addHook('onRoute', (route) => observe(route));
+  }
   registerAccess(app, { sessions });
 
   registerAuthRoutes(app, {

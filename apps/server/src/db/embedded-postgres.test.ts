@@ -68,6 +68,12 @@ async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
 
 const runningAsRoot = process.getuid?.() === 0;
 
+/** The machine's PostgreSQL at 127.0.0.1:5432, when it accepts the superuser without a password (CI). */
+const systemPostgresTrusts = await query('postgres://postgres@127.0.0.1:5432/postgres', 'SELECT 1').then(
+  () => true,
+  () => false,
+);
+
 describe('startEmbeddedPostgres', () => {
   let root: string;
   let dataDir: string;
@@ -229,6 +235,28 @@ describe('startEmbeddedPostgres', () => {
     expect(pgrp(postmasterPid(dataDir))).not.toBe(pgrp('self'));
     await db.stop();
   });
+
+  it('should refuse with the reason when its port is taken by another embedded PostgreSQL', async () => {
+    const other = await startEmbeddedPostgres({
+      dataDir: path.join(root, 'other'),
+      port: await findFreePort(),
+      logger: log.logger,
+    });
+    started.push(other);
+    await expect(startEmbeddedPostgres({ dataDir, port: other.port, logger: log.logger })).rejects.toThrow(
+      /端口 \d+ 是否已被占用.*could not create any TCP\/IP sockets/s,
+    );
+    await other.stop();
+  });
+
+  it.runIf(systemPostgresTrusts)(
+    'should refuse to use a PostgreSQL of another data directory when it answers on the port',
+    async () => {
+      await expect(startEmbeddedPostgres({ dataDir, port: 5432, logger: log.logger })).rejects.toThrow(
+        /(端口 5432 上已有另一个 PostgreSQL)|(端口 5432 是否已被占用)/,
+      );
+    },
+  );
 
   it.runIf(runningAsRoot)(
     'should refuse with a clear message when the PostgreSQL user cannot reach the data directory',

@@ -301,13 +301,18 @@ async function prepareDataDir(dataDir: string, runAs: RunAs): Promise<void> {
   await fs.chmod(dataDir, 0o700);
 }
 
-function forwardLogs(stream: NodeJS.ReadableStream, logger: EmbeddedPostgresLogger): void {
+function forwardLogs(
+  stream: NodeJS.ReadableStream,
+  logger: EmbeddedPostgresLogger,
+  onProblem: (line: string) => void,
+): void {
   let buffered = '';
   const emit = (line: string) => {
     if (!line.trim()) return;
     const msg = `[postgres] ${line}`;
     if (/\b(PANIC|FATAL|ERROR):/.test(line) && !/the database system is (starting up|shutting down)/.test(line)) {
       logger.error(msg);
+      onProblem(line);
     } else if (/\bWARNING:/.test(line)) {
       logger.warn(msg);
     } else {
@@ -381,8 +386,14 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   // detached: its own process group, so a Ctrl-C in the terminal reaches only Node, which then shuts down in order
   // (HTTP server, pool, PostgreSQL); --pdeathsig still stops PostgreSQL if Node dies.
   const child: ChildProcess = spawn(cmd, args, { env: pgEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  if (child.stdout) forwardLogs(child.stdout, logger);
-  if (child.stderr) forwardLogs(child.stderr, logger);
+  const problems: string[] = []; // the last error lines, quoted if the start fails
+  const onProblem = (line: string) => {
+    problems.push(line);
+    if (problems.length > 5) problems.shift();
+  };
+  if (child.stdout) forwardLogs(child.stdout, logger, onProblem);
+  if (child.stderr) forwardLogs(child.stderr, logger, onProblem);
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
 
   let stopping = false;
   let hasExited = false;
@@ -428,7 +439,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
 
   const adminConnectionString = connectionUrl(port, password, 'postgres');
   try {
-    await waitUntilReady(adminConnectionString, () => hasExited);
+    await waitUntilReady(adminConnectionString, dataDir, port, async () => {
+      if (!hasExited) return null;
+      await Promise.race([closed, delay(300)]); // let the last log lines arrive
+      return problems.join('\n');
+    });
     await ensureDatabase(adminConnectionString, database);
   } catch (err) {
     await stop();
@@ -446,26 +461,57 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   };
 }
 
-async function waitUntilReady(connectionString: string, hasExited: () => boolean): Promise<void> {
+/**
+ * Connects in a retry loop until PostgreSQL answers, and checks that it is ours: on a port taken by another
+ * PostgreSQL (one with trust auth would accept us) the data directory differs.
+ * `exitedWith` returns null while the process lives, or its last error lines once it has exited.
+ */
+async function waitUntilReady(
+  connectionString: string,
+  dataDir: string,
+  port: number,
+  exitedWith: () => Promise<string | null>,
+): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    if (hasExited()) {
-      throw new Error('PostgreSQL 启动失败（进程已退出，见日志） / PostgreSQL exited during start-up (see the log)');
+    const problems = await exitedWith();
+    if (problems !== null) {
+      throw new Error(
+        `PostgreSQL 启动失败，进程已退出（端口 ${port} 是否已被占用？） / PostgreSQL exited during start-up ` +
+          `(is port ${port} already in use?)${problems ? `:\n${problems}` : ''}`,
+      );
     }
     const client = new pg.Client({ connectionString, connectionTimeoutMillis: 1000 });
+    let served: string | undefined;
     try {
       await client.connect();
-      await client.query('SELECT 1');
-      await client.end();
-      return;
+      const { rows } = await client.query<{ dir: string }>("SELECT current_setting('data_directory') AS dir");
+      served = rows[0]?.dir;
     } catch (err) {
       lastError = err;
+    } finally {
       await client.end().catch(() => undefined);
-      await delay(50);
     }
+    if (served !== undefined) {
+      return;
+      throw new Error(
+        `端口 ${port} 上已有另一个 PostgreSQL（数据目录 ${served}） / Port ${port} is served by another ` +
+          `PostgreSQL (data directory ${served}); choose another port (EMBEDDED_PG_PORT).`,
+      );
+    }
+    await delay(50);
   }
   throw new Error(`PostgreSQL 未能在规定时间内就绪 / PostgreSQL was not ready in time: ${String(lastError)}`);
+}
+
+async function sameDirectory(a: string, b: string): Promise<boolean> {
+  try {
+    const [ra, rb] = await Promise.all([fs.realpath(a), fs.realpath(b)]);
+    return ra === rb;
+  } catch {
+    return false;
+  }
 }
 
 async function ensureDatabase(adminConnectionString: string, database: string): Promise<void> {

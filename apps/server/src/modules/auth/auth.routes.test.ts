@@ -1,0 +1,448 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAPTCHA_KEY_HEADER, QR_KEY_HEADER } from '@registry/shared/contracts/auth';
+import { auditEvents, loginAttempts, sessions, users } from '../../db/schema';
+import { buildUser, tenantIdOf } from '../../../test/factories';
+import { FIXED_CAPTCHA, countRows, createTestApp, type TestApp } from '../../../test/test-app';
+
+type Body<T = unknown> = {
+  status: number;
+  message: string;
+  data: T;
+  requestId?: string;
+  issues?: { path: string; message: string }[];
+};
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const passwordLogin = (username: string, password: string, extra: Record<string, unknown> = {}) =>
+  t.api({ method: 'POST', url: '/auth/login', payload: { loginType: 'password', username, password, ...extra } });
+
+async function attemptsOf(username: string) {
+  return t.db.select().from(loginAttempts).where(eq(loginAttempts.username, username));
+}
+
+describe('POST auth/login (password)', () => {
+  it('should return a token, its expiry and initPwd and audit the sign-in when the password is right', async () => {
+    const before = await countRows(t, 'sessions');
+    const res = await passwordLogin('OWNER', 'Demo@2026');
+    expect(res.statusCode).toBe(200);
+    const body = res.json<Body<{ token: string; expiresAt: string; initPwd: boolean }>>();
+    expect(body.status).toBe(200);
+    expect(body.data.initPwd).toBe(false);
+    expect(body.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const hours = (Date.parse(body.data.expiresAt) - t.clock.now().getTime()) / 3_600_000;
+    expect(hours).toBeCloseTo(12, 1);
+    expect(await countRows(t, 'sessions')).toBe(before + 1);
+    const stored = await t.db.select({ tokenHash: sessions.tokenHash }).from(sessions);
+    expect(stored.some((s) => s.tokenHash === body.data.token)).toBe(false);
+    const events = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'login'));
+    expect(events.length).toBeGreaterThan(0);
+    expect(JSON.stringify(events)).not.toContain(body.data.token);
+  });
+
+  it('should report initPwd when the user still has the initial password', async () => {
+    const res = await passwordLogin('newdoc', 'Init@2026');
+    expect(res.json<Body<{ initPwd: boolean }>>().data.initPwd).toBe(true);
+  });
+
+  it('should answer 400 with the field named in Chinese and write nothing when fields are missing', async () => {
+    const sessionsBefore = await countRows(t, 'sessions');
+    const attemptsBefore = await countRows(t, 'login_attempts');
+    const res = await t.api({ method: 'POST', url: '/auth/login', payload: { loginType: 'password', password: 'x' } });
+    expect(res.statusCode).toBe(400);
+    const body = res.json<Body>();
+    expect(body.status).toBe(400);
+    expect(body.message).toBe('用户名：不能为空');
+    expect(body.issues).toEqual([{ path: 'username', message: '用户名：不能为空' }]);
+    expect(body.requestId).toBeTruthy();
+    const empty = await passwordLogin('', 'x');
+    expect(empty.json<Body>().message).toBe('用户名：请输入用户名');
+    expect(await countRows(t, 'sessions')).toBe(sessionsBefore);
+    expect(await countRows(t, 'login_attempts')).toBe(attemptsBefore);
+  });
+
+  it('should answer 400 when a field has the wrong type', async () => {
+    const res = await t.api({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { loginType: 'password', username: 42, password: ['x'] },
+    });
+    expect(res.statusCode).toBe(400);
+    const body = res.json<Body>();
+    expect(body.issues?.map((i) => i.path)).toEqual(['username', 'password']);
+    expect(body.message.startsWith('用户名：')).toBe(true);
+  });
+
+  it('should refuse a body carrying __proto__ with 400', async () => {
+    const res = await t.api({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"loginType":"password","username":"owner","password":"Demo@2026","__proto__":{"admin":true}}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Body>().message).toBe('请求内容包含非法字段');
+  });
+
+  it('should give the same message for an unknown user and a wrong password and record both attempts', async () => {
+    const unknown = await passwordLogin('nobody-here', 'Demo@2026');
+    const wrong = await passwordLogin('nurse', 'Wrong@2026');
+    expect(unknown.statusCode).toBe(400);
+    expect(wrong.statusCode).toBe(400);
+    expect(unknown.json<Body>().message).toBe('用户名或密码错误');
+    expect(wrong.json<Body>().message).toBe('用户名或密码错误');
+    expect((await attemptsOf('nobody-here')).map((a) => a.reason)).toEqual(['unknown_user']);
+    expect((await attemptsOf('nurse')).map((a) => [a.success, a.reason])).toContainEqual([false, 'bad_password']);
+  });
+
+  it('should lock the account after 5 consecutive failures, refuse even the right password, then open again', async () => {
+    const tenantId = await tenantIdOf(t.db, 'h001');
+    const user = await buildUser(t.db, tenantId);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await passwordLogin(user.username, 'not-the-password')).statusCode);
+    expect(statuses).toEqual([400, 400, 400, 400, 423]);
+    const sessionsBefore = await countRows(t, 'sessions');
+    const locked = await passwordLogin(user.username, user.password);
+    expect(locked.statusCode).toBe(423);
+    expect(locked.json<Body>()).toMatchObject({ status: 423, message: '账号已锁定，请15分钟后再试' });
+    expect(await countRows(t, 'sessions')).toBe(sessionsBefore);
+    expect((await attemptsOf(user.username)).length).toBe(6);
+
+    t.clock.advanceMinutes(10);
+    expect((await passwordLogin(user.username, user.password)).json<Body>().message).toBe('账号已锁定，请5分钟后再试');
+    t.clock.advanceMinutes(6);
+    const after = await passwordLogin(user.username, user.password);
+    expect(after.statusCode).toBe(200);
+    const [row] = await t.db.select().from(users).where(eq(users.id, user.id));
+    expect(row?.failedLogins).toBe(0);
+  });
+
+  it('should reset the failure count when a sign-in succeeds', async () => {
+    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'));
+    for (let i = 0; i < 4; i++) await passwordLogin(user.username, 'bad');
+    expect((await passwordLogin(user.username, user.password)).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await passwordLogin(user.username, 'bad')).statusCode).toBe(400);
+  });
+
+  it('should refuse a disabled account with its message and create no session', async () => {
+    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'), { disabled: true });
+    const before = await countRows(t, 'sessions');
+    const res = await passwordLogin(user.username, user.password);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Body>().message).toBe('账号已停用');
+    expect(await countRows(t, 'sessions')).toBe(before);
+  });
+});
+
+describe('GET auth/login-options', () => {
+  it('should tell the sign-in page which ways are enabled', async () => {
+    const res = await t.api({ method: 'GET', url: '/auth/login-options' });
+    expect(res.json<Body>().data).toEqual({ captchaEnabled: false, smsEnabled: true, qrEnabled: true });
+  });
+});
+
+describe('captcha', () => {
+  let c: TestApp;
+  beforeAll(async () => {
+    c = await createTestApp({ CAPTCHA_ENABLED: 'true' });
+  });
+  afterAll(async () => {
+    await c?.close();
+  });
+
+  const getCaptcha = async () => {
+    const res = await c.api({ method: 'GET', url: '/auth/captcha' });
+    expect(res.statusCode).toBe(200);
+    return { res, key: String(res.headers[CAPTCHA_KEY_HEADER]) };
+  };
+  const login = (extra: Record<string, unknown>) =>
+    c.api({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { loginType: 'password', username: 'owner', password: 'Demo@2026', ...extra },
+    });
+
+  it('should send an SVG image, its key in an exposed header, no-store and a locked-down CSP', async () => {
+    const { res, key } = await getCaptcha();
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(String(res.headers['content-security-policy'])).toContain("default-src 'none'");
+    expect(String(res.headers['access-control-expose-headers'])).toContain(CAPTCHA_KEY_HEADER);
+    expect(key.length).toBeGreaterThan(10);
+    const [row] = await c.database.pool
+      .query('select answer_hash from captchas where key = $1', [key])
+      .then((r) => r.rows);
+    expect(row.answer_hash).not.toContain(FIXED_CAPTCHA);
+  });
+
+  it('should sign in when the captcha answer is right, whatever its case', async () => {
+    const { key } = await getCaptcha();
+    expect((await login({ captchaKey: key, captchaCode: FIXED_CAPTCHA.toLowerCase() })).statusCode).toBe(200);
+  });
+
+  it('should refuse a wrong answer, then the same captcha even with the right answer (single use)', async () => {
+    const { key } = await getCaptcha();
+    const before = await countRows(c, 'sessions');
+    const wrong = await login({ captchaKey: key, captchaCode: 'zzzz' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json<Body>().message).toBe('验证码错误或已过期');
+    const reused = await login({ captchaKey: key, captchaCode: FIXED_CAPTCHA });
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json<Body>().message).toBe('验证码错误或已过期');
+    expect(await countRows(c, 'sessions')).toBe(before);
+  });
+
+  it('should refuse a captcha that was already used for a successful sign-in', async () => {
+    const { key } = await getCaptcha();
+    expect((await login({ captchaKey: key, captchaCode: FIXED_CAPTCHA })).statusCode).toBe(200);
+    expect((await login({ captchaKey: key, captchaCode: FIXED_CAPTCHA })).json<Body>().message).toBe(
+      '验证码错误或已过期',
+    );
+  });
+
+  it('should refuse a captcha older than 5 minutes', async () => {
+    const { key } = await getCaptcha();
+    c.clock.advanceMinutes(6);
+    const res = await login({ captchaKey: key, captchaCode: FIXED_CAPTCHA });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Body>().message).toBe('验证码错误或已过期');
+  });
+
+  it('should ask for the captcha when it is missing and record the attempt', async () => {
+    const res = await login({});
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Body>().message).toBe('请输入验证码');
+    const reasons = await c.db.select({ reason: loginAttempts.reason }).from(loginAttempts);
+    expect(reasons.map((r) => r.reason)).toContain('captcha_missing');
+  });
+
+  it('should report the captcha as enabled in the login options', async () => {
+    const res = await c.api({ method: 'GET', url: '/auth/login-options' });
+    expect(res.json<Body<{ captchaEnabled: boolean }>>().data.captchaEnabled).toBe(true);
+  });
+});
+
+describe('per-IP rate limit of auth/login', () => {
+  it('should answer 429 in Chinese once the IP exceeds its limit', async () => {
+    const r = await createTestApp({}, { loginRateLimit: { max: 2, timeWindow: 60_000 } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        statuses.push(
+          (
+            await r.api({
+              method: 'POST',
+              url: '/auth/login',
+              payload: { loginType: 'password', username: 'x', password: 'y' },
+            })
+          ).statusCode,
+        );
+      }
+      expect(statuses).toEqual([400, 400, 429]);
+      const res = await r.api({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { loginType: 'password', username: 'x', password: 'y' },
+      });
+      expect(res.json<Body>()).toMatchObject({ status: 429, message: '请求过于频繁，请稍后再试' });
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe('SMS sign-in', () => {
+  const codeFrom = (text: string) => /(\d{6})/.exec(text)?.[1] ?? '';
+
+  it('should send a 6-digit code to a known phone and sign in with it once', async () => {
+    const res = await t.api({ method: 'GET', url: '/auth/sms', query: { phone: '13800000002' } });
+    expect(res.statusCode).toBe(200);
+    const sent = t.sms.filter((m) => m.phone === '13800000002');
+    expect(sent).toHaveLength(1);
+    const code = codeFrom(sent[0]?.text ?? '');
+    expect(code).toMatch(/^\d{6}$/);
+    const stored = await t.database.pool.query('select code_hash from sms_codes where phone = $1', ['13800000002']);
+    expect(stored.rows[0].code_hash).not.toBe(code);
+
+    const login = () =>
+      t.api({ method: 'POST', url: '/auth/login', payload: { loginType: 'sms', phone: '13800000002', smsCode: code } });
+    const first = await login();
+    expect(first.statusCode).toBe(200);
+    const second = await login();
+    expect(second.statusCode).toBe(400);
+    expect(second.json<Body>().message).toBe('短信验证码错误或已过期');
+  });
+
+  it('should answer the same for an unknown phone but send nothing', async () => {
+    const before = t.sms.length;
+    const res = await t.api({ method: 'GET', url: '/auth/sms', query: { phone: '13900000999' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Body>().message).toBe('验证码已发送，请注意查收');
+    expect(t.sms.length).toBe(before);
+  });
+
+  it('should refuse a second code within 60 seconds with 429', async () => {
+    await t.api({ method: 'GET', url: '/auth/sms', query: { phone: '13800000001' } });
+    const again = await t.api({ method: 'GET', url: '/auth/sms', query: { phone: '13800000001' } });
+    expect(again.statusCode).toBe(429);
+    expect(again.json<Body>().message).toBe('发送过于频繁，请稍后再试');
+    t.clock.advanceMinutes(1.1);
+    expect((await t.api({ method: 'GET', url: '/auth/sms', query: { phone: '13800000001' } })).statusCode).toBe(200);
+  });
+
+  it('should refuse an expired code', async () => {
+    const phone = '13800000077';
+    await buildUser(t.db, await tenantIdOf(t.db, 'h001'), { phone });
+    await t.api({ method: 'GET', url: '/auth/sms', query: { phone } });
+    const code = codeFrom(t.sms.findLast((m) => m.phone === phone)?.text ?? '');
+    t.clock.advanceMinutes(6);
+    const res = await t.api({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { loginType: 'sms', phone, smsCode: code },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Body>().message).toBe('短信验证码错误或已过期');
+  });
+
+  it('should validate the phone number in Chinese', async () => {
+    const res = await t.api({ method: 'GET', url: '/auth/sms', query: { phone: '12345' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Body>().message).toBe('手机号：请输入正确的11位手机号');
+  });
+
+  it('should write the default provider message to the outbox table', async () => {
+    const o = await createTestApp({}, { smsProvider: undefined });
+    try {
+      // createTestApp passes its own recorder unless overridden with undefined, which falls back to the outbox.
+      await o.api({ method: 'GET', url: '/auth/sms', query: { phone: '13800000002' } });
+      const { rows } = await o.database.pool.query('select phone, message from sms_outbox');
+      expect(rows).toHaveLength(1);
+      expect(rows[0].message).toMatch(/\d{6}/);
+    } finally {
+      await o.close();
+    }
+  });
+});
+
+describe('QR sign-in', () => {
+  it('should hand a confirmed code token out exactly once and to the confirming user', async () => {
+    const img = await t.api({ method: 'GET', url: '/auth/qr-code', headers: { host: 'registry.example:3000' } });
+    expect(img.statusCode).toBe(200);
+    expect(img.headers['content-type']).toBe('image/png');
+    expect(img.rawPayload.subarray(0, 4).toString('hex')).toBe('89504e47');
+    const key = String(img.headers[QR_KEY_HEADER]);
+    const status = () => t.api({ method: 'GET', url: '/auth/qr-code/status', query: { key } });
+    expect((await status()).json<Body>().data).toEqual({ state: 'pending' });
+
+    const phone = await t.login('entry', 'Demo@2026');
+    expect(
+      (await t.api({ method: 'POST', url: '/auth/qr-code/scan', payload: { key }, token: phone })).statusCode,
+    ).toBe(200);
+    expect((await status()).json<Body>().data).toEqual({ state: 'scanned' });
+    const confirm = await t.api({ method: 'POST', url: '/auth/qr-code/confirm', payload: { key }, token: phone });
+    expect(confirm.statusCode).toBe(200);
+
+    const first = (await status()).json<Body<{ state: string; token?: string }>>().data;
+    expect(first.state).toBe('confirmed');
+    expect(first.token).toBeTruthy();
+    const second = (await status()).json<Body<{ state: string; token?: string }>>().data;
+    expect(second).toEqual({ state: 'confirmed' });
+
+    const info = await t.api({ method: 'GET', url: '/sys-user/user-info', token: first.token });
+    expect(info.json<Body<{ username: string }>>().data.username).toBe('entry');
+    const audits = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'login.qr.confirm'));
+    expect(audits).toHaveLength(1);
+  });
+
+  it('should refuse to confirm without a session and after 2 minutes', async () => {
+    const key = String((await t.api({ method: 'GET', url: '/auth/qr-code' })).headers[QR_KEY_HEADER]);
+    const anonymous = await t.api({ method: 'POST', url: '/auth/qr-code/confirm', payload: { key } });
+    expect(anonymous.statusCode).toBe(401);
+    t.clock.advanceMinutes(3);
+    expect((await t.api({ method: 'GET', url: '/auth/qr-code/status', query: { key } })).json<Body>().data).toEqual({
+      state: 'expired',
+    });
+    const token = await t.login('entry', 'Demo@2026');
+    const late = await t.api({ method: 'POST', url: '/auth/qr-code/confirm', payload: { key }, token });
+    expect(late.statusCode).toBe(400);
+    expect(late.json<Body>().message).toBe('二维码已失效，请刷新后重试');
+  });
+
+  it('should answer expired for an unknown key', async () => {
+    const res = await t.api({ method: 'GET', url: '/auth/qr-code/status', query: { key: 'no-such-key' } });
+    expect(res.json<Body>().data).toEqual({ state: 'expired' });
+  });
+});
+
+describe('POST auth/logout', () => {
+  it('should revoke the token at once and audit it', async () => {
+    const token = await t.login('monitor', 'Demo@2026');
+    expect((await t.api({ method: 'GET', url: '/sys-user/user-info', token })).statusCode).toBe(200);
+    const out = await t.api({ method: 'POST', url: '/auth/logout', token });
+    expect(out.statusCode).toBe(200);
+    const after = await t.api({ method: 'GET', url: '/sys-user/user-info', token });
+    expect(after.statusCode).toBe(401);
+    expect(after.json<Body>()).toMatchObject({ status: 401, message: '登录已过期，请重新登录' });
+    const [row] = await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'logout'));
+    expect(row?.n).toBeGreaterThan(0);
+  });
+});
+
+describe('GET auth/change (tenant switch)', () => {
+  it('should let the sys administrator act in another tenant and clear the current project', async () => {
+    const token = await t.login('admin', 'Admin@2026');
+    const res = await t.api({ method: 'GET', url: '/auth/change', query: { tenantCode: 'h001' }, token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Body>().message).toBe('操作成功');
+    const info = await t.api({ method: 'GET', url: '/sys-user/user-info', token });
+    expect(info.json<Body<{ tenantCode: string; tenant: { tenantType: string } }>>().data).toMatchObject({
+      tenantCode: 'h001',
+      tenant: { tenantType: 'HOSPITAL' },
+    });
+    const list = await t.api({ method: 'POST', url: '/web-project/list', token, payload: {} });
+    const codes = list
+      .json<Body<{ projectVOs: { projectCode: string }[] }>>()
+      .data.projectVOs.map((p) => p.projectCode);
+    expect(codes).toEqual(expect.arrayContaining(['HF-REG', 'HF-REG-HFPEF', 'T2DM-FU']));
+    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'tenant.switch'));
+    expect(event?.newValue).toMatchObject({ tenantCode: 'h001' });
+  });
+
+  it('should answer 404 for an unknown tenant code and keep the acting tenant', async () => {
+    const token = await t.login('admin', 'Admin@2026');
+    const res = await t.api({ method: 'GET', url: '/auth/change', query: { tenantCode: 'nope' }, token });
+    expect(res.statusCode).toBe(404);
+    expect(res.json<Body>().message).toBe('租户不存在');
+    const info = await t.api({ method: 'GET', url: '/sys-user/user-info', token });
+    expect(info.json<Body<{ tenantCode: string }>>().data.tenantCode).toBe('sys');
+  });
+
+  it('should answer 403 to a user who is not a sys administrator and write nothing', async () => {
+    const token = await t.login('owner', 'Demo@2026');
+    const audits = await countRows(t, 'audit_events');
+    const res = await t.api({ method: 'GET', url: '/auth/change', query: { tenantCode: 'sys' }, token });
+    expect(res.statusCode).toBe(403);
+    expect(res.json<Body>()).toMatchObject({ status: 403, message: '无权限执行此操作' });
+    expect(await countRows(t, 'audit_events')).toBe(audits);
+    const info = await t.api({ method: 'GET', url: '/sys-user/user-info', token });
+    expect(info.json<Body<{ tenantCode: string }>>().data.tenantCode).toBe('h001');
+  });
+
+  it('should require the tenant code', async () => {
+    const token = await t.login('admin', 'Admin@2026');
+    const res = await t.api({ method: 'GET', url: '/auth/change', token });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Body>().message).toBe('租户编码：不能为空');
+  });
+});

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError, ERROR_MESSAGES } from '../lib/errors';
+
+function refusePoison(key: string, value: unknown): unknown {
+  if (key === '__proto__') throw new AppError(400, ERROR_MESSAGES.protoPoisoning);
+  if (key === 'constructor' && value !== null && typeof value === 'object' && 'prototype' in value) {
+    throw new AppError(400, ERROR_MESSAGES.protoPoisoning);
+  }
+  return value;
+}
+
+/**
+ * The JSON body parser: like Fastify's (which refuses `__proto__` with `onProtoPoisoning: 'error'`), but telling a
+ * poisoned body ('请求内容包含非法字段') from malformed JSON ('请求内容不是合法的 JSON').
+ */
+export function registerJsonBody(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(new AppError(400, '请求内容不能为空'), undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text, refusePoison));
+    } catch (err) {
+      done(err instanceof AppError ? err : new AppError(400, '请求内容不是合法的 JSON'), undefined);
+    }
+  });
+}
