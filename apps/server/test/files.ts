@@ -1,0 +1,30 @@
+/** Small real files for upload tests (magic bytes are what the server checks). */
+
+/** A valid 1×1 PNG. */
+export const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A minimal JPEG header (SOI + JFIF APP0), enough for content detection. */
+export const JPEG_HEAD = Buffer.concat([
+  Buffer.from([
+    0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00,
+    0x00,
+  ]),
+  Buffer.alloc(64, 0),
+  Buffer.from([0xff, 0xd9]),
+]);
+
+/** A minimal PDF. */
+export const PDF_MIN = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+);
+
+/** An SVG carrying script: never accepted as an image. */
+export const SVG_SCRIPT = Buffer.from(
+  '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>',
+);
+
+/** Plain text pretending to be anything. */
+export const TEXT = Buffer.from('这不是图片，只是一段文字。\n');
