@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 3100);
+const port = Number(process.env.E2E_PORT ?? 3197);
 
 /**
  * End-to-end tests drive the app exactly as `npm start` serves it (the built server and web app, a fresh embedded
@@ -14,7 +14,7 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list'], ['json']],
+  reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? '.tmp/e2e-report.json' }]],
   outputDir: '.tmp/e2e-results',
   use: {
     baseURL: `http://127.0.0.1:${port}`,
@@ -46,7 +46,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: '.tmp/e2e-data',
-      EMBEDDED_PG_PORT: String(Number(process.env.E2E_PG_PORT ?? 54339)),
+      EMBEDDED_PG_PORT: String(Number(process.env.E2E_PG_PORT ?? 54397)),
       DATABASE_URL: '',
       CAPTCHA_ENABLED: 'false',
       LOG_LEVEL: 'warn',

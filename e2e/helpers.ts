@@ -1,0 +1,23 @@
+import { expect, type Page } from '@playwright/test';
+
+export const TOKEN_KEY = 'assets-token-web';
+
+/** Signs in on /login with the password form (the captcha is off in the e2e server) and waits for the next page. */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+export async function openUserMenu(page: Page): Promise<void> {
+  await page.getByRole('button', { name: '用户菜单' }).click();
+}
+
+export async function storedToken(page: Page): Promise<{ local: string | null; session: string | null }> {
+  return page.evaluate(
+    (key) => ({ local: localStorage.getItem(key), session: sessionStorage.getItem(key) }),
+    TOKEN_KEY,
+  );
+}
