@@ -4,6 +4,11 @@ import { NOT_FOUND_PATH, REDIRECTS, ROUTES, type LayoutName, type RouteEntry } f
 import { guardLoader } from '../lib/guard';
 import { Root, RootFallback } from './root';
 
+/** Element of the redirect-only routes (their loader always redirects). */
+function Empty() {
+  return null;
+}
+
 type LazyPage = () => Promise<ComponentType>;
 
 /** The pages this issue builds; every other route of the table renders the "under construction" state. */
@@ -45,7 +50,9 @@ export function buildRoutes(): RouteObject[] {
       shouldRevalidate: () => true,
       children: [
         ...Object.entries(REDIRECTS).map(([from, to]): RouteObject =>
-          from === '/' ? { index: true, loader: () => redirect(to) } : { path: from, loader: () => redirect(to) },
+          from === '/'
+            ? { index: true, loader: () => redirect(to), Component: Empty }
+            : { path: from, loader: () => redirect(to), Component: Empty },
         ),
         ...byLayout('none'),
         {
@@ -58,7 +65,7 @@ export function buildRoutes(): RouteObject[] {
           lazy: async () => ({ Component: await LAYOUTS.main() }),
           children: byLayout('main'),
         },
-        { path: '*', loader: () => redirect(NOT_FOUND_PATH) },
+        { path: '*', loader: () => redirect(NOT_FOUND_PATH), Component: Empty },
       ],
     },
   ];

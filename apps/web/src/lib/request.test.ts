@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { delay } from 'msw';
 import { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { STORAGE_KEYS } from '@registry/shared/constants';
@@ -10,7 +10,7 @@ import { ApiError, request } from './request';
 import { getToken, setToken } from './token';
 
 let toasts: ToastCall[];
-let navigate: ReturnType<typeof vi.fn>;
+let navigate: Mock<(to: string, options?: { replace?: boolean }) => void>;
 
 beforeEach(() => {
   toasts = recordToasts();

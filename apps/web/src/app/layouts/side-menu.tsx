@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Menu, type MenuProps } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import type { MenuItem } from '@registry/shared/contracts/auth';
@@ -38,7 +38,14 @@ export function SideMenu({ items, collapsed = false }: { items: readonly MenuIte
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const menuItems = useMemo(() => toMenuItems(items), [items]);
-  const openKeys = useMemo(() => parentKeysOf(items, pathname), [items, pathname]);
+  const parents = useMemo(() => parentKeysOf(items, pathname), [items, pathname]);
+  const [openKeys, setOpenKeys] = useState<string[]>(parents);
+  // The group of the current page opens when the page or the menu changes (adjusting state while rendering).
+  const [openedFor, setOpenedFor] = useState(parents);
+  if (openedFor !== parents) {
+    setOpenedFor(parents);
+    setOpenKeys((keys) => [...new Set([...keys, ...parents])]);
+  }
 
   return (
     <Menu
@@ -46,7 +53,7 @@ export function SideMenu({ items, collapsed = false }: { items: readonly MenuIte
       aria-label="导航菜单"
       items={menuItems}
       selectedKeys={[pathname]}
-      defaultOpenKeys={collapsed ? [] : openKeys}
+      {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
       style={{ borderInlineEnd: 0 }}
       onClick={({ key }) => {
         if (key.startsWith('/')) navigate(key);

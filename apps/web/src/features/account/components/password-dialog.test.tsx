@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MESSAGES } from '@registry/shared/constants';
@@ -9,7 +9,7 @@ import { registerNavigator } from '../../../lib/navigation-bridge';
 import { getToken, setToken } from '../../../lib/token';
 import { PasswordDialog } from './password-dialog';
 
-let navigate: ReturnType<typeof vi.fn>;
+let navigate: Mock<(to: string, options?: { replace?: boolean }) => void>;
 
 beforeEach(() => {
   navigate = vi.fn();

@@ -33,13 +33,15 @@ export function HomePage() {
           extra={<Typography.Text type="secondary">当前版本已提供登录、项目选择与首页</Typography.Text>}
         >
           <List
-            grid={{ gutter: 12, xs: 1, sm: 2, lg: 3, xxl: 4 }}
+            grid={{ gutter: 12, xs: 1, sm: 2, md: 3, lg: 4, xl: 5, xxl: 6 }}
             dataSource={MAIN_PAGES}
             renderItem={(route) => (
               <List.Item>
                 <Card size="small">
-                  <Link to={route.path}>{route.title}</Link>{' '}
-                  {route.ready ? <Tag color="green">可用</Tag> : <Tag>建设中</Tag>}
+                  <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+                    <Link to={route.path}>{route.title}</Link>
+                    {route.ready ? <Tag color="green">可用</Tag> : <Tag>建设中</Tag>}
+                  </div>
                 </Card>
               </List.Item>
             )}
