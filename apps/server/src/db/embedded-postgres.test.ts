@@ -306,5 +306,5 @@ describe('startEmbeddedPostgres', () => {
     process.kill(nodePid, 'SIGKILL');
     child.kill('SIGKILL');
     expect(await waitFor(() => !isAlive(pid), 15000)).toBe(true);
-  });
+  }, 60_000); // a second Node process and a new cluster: slow on a busy machine
 });

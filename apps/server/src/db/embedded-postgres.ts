@@ -494,7 +494,7 @@ async function waitUntilReady(
       await client.end().catch(() => undefined);
     }
     if (served !== undefined) {
-      return;
+      if (served === dataDir || (await sameDirectory(served, dataDir))) return;
       throw new Error(
         `端口 ${port} 上已有另一个 PostgreSQL（数据目录 ${served}） / Port ${port} is served by another ` +
           `PostgreSQL (data directory ${served}); choose another port (EMBEDDED_PG_PORT).`,
