@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MenuItem } from '@registry/shared/contracts/auth';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+
+type Body<T = unknown> = { status: number; message: string; data: T };
+type Menu = { menus: MenuItem[]; permissions: string[] };
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const hrefs = (items: MenuItem[]): string[] =>
+  items.flatMap((m) => [...(m.href ? [m.href] : []), ...hrefs(m.children)]);
+const menu = async (token: string, groupCode: string) =>
+  (await t.api({ method: 'GET', url: '/auth/menu', query: { groupCode }, token })).json<Body<Menu>>().data;
+
+async function enter(token: string, code: string) {
+  const list = await t.api({ method: 'POST', url: '/web-project/list', token, payload: {} });
+  const p = list
+    .json<Body<{ projectVOs: { id: string; projectCode: string }[] }>>()
+    .data.projectVOs.find((x) => x.projectCode === code);
+  const res = await t.api({ method: 'GET', url: '/web-project/change', query: { projectId: p?.id ?? '' }, token });
+  expect(res.statusCode).toBe(200);
+}
+
+describe('GET auth/menu', () => {
+  it('should give a hospital member the personal menu of the tenant role only', async () => {
+    const token = await t.login('entry', 'Demo@2026');
+    const data = await menu(token, 'index');
+    expect(hrefs(data.menus)).toEqual(['/person/project', '/person/equity', '/person/order']);
+    expect(data.permissions.sort()).toEqual(['equity.view', 'order.view', 'project.list']);
+    expect(data.menus.every((m) => m.type === '2' && m.showFlag && m.icon)).toBe(true);
+  });
+
+  it('should add the project configuration group for an owner inside a project', async () => {
+    const token = await t.login('owner', 'Demo@2026');
+    expect(hrefs((await menu(token, 'index')).menus)).not.toContain('/manage/database');
+    await enter(token, 'HF-REG');
+    const data = await menu(token, 'index');
+    const group = data.menus.find((m) => m.name === '项目配置');
+    expect(group?.type).toBe('1');
+    expect(hrefs(group?.children ?? [])).toEqual([
+      '/manage/database',
+      '/manage/database/followup',
+      '/manage/database/config',
+      '/manage/followup',
+      '/manage/fix-followup-plan',
+      '/manage/followup/config',
+      '/manage/permissions',
+      '/manage/sub-center',
+      '/manage/random',
+    ]);
+    expect(data.permissions).not.toContain('database.config');
+  });
+
+  it("should filter the project menu by the member's role in the current project", async () => {
+    const token = await t.login('stat', 'Demo@2026');
+    await enter(token, 'T2DM-FU');
+    const data = await menu(token, 'project');
+    expect(hrefs(data.menus)).toEqual(['/home', '/retrieval', '/retrieval/export', '/analysis']);
+    expect(data.menus.map((m) => m.name)).toEqual(['首页', '数据检索', '统计分析']);
+    expect(data.permissions).toEqual(expect.arrayContaining(['project.list', 'home.view', 'analysis.view']));
+    expect(data.permissions).not.toContain('patient.list');
+  });
+
+  it('should give the owner the whole project menu', async () => {
+    const token = await t.login('owner', 'Demo@2026');
+    await enter(token, 'HF-REG');
+    const data = await menu(token, 'project');
+    expect(hrefs(data.menus)).toEqual([
+      '/home',
+      '/patient/list',
+      '/patient/add',
+      '/retrieval',
+      '/retrieval/export',
+      '/analysis',
+      '/discern/list',
+      '/followup/list',
+      '/multicenter/overview',
+      '/multicenter/patient',
+      '/multicenter/followup',
+    ]);
+  });
+
+  it('should give an empty project menu before a project is chosen and require the group code', async () => {
+    const token = await t.login('nurse', 'Demo@2026');
+    expect((await menu(token, 'project')).menus).toEqual([]);
+    const res = await t.api({ method: 'GET', url: '/auth/menu', token });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Body>().message).toBe('菜单分组：不能为空');
+  });
+});
