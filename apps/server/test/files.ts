@@ -28,3 +28,9 @@ export const SVG_SCRIPT = Buffer.from(
 
 /** Plain text pretending to be anything. */
 export const TEXT = Buffer.from('这不是图片，只是一段文字。\n');
+
+/** A minimal Word document (a zip with [Content_Types].xml and word/document.xml). */
+export const DOCX_MIN = Buffer.from(
+  'UEsDBBQAAAAIAEcRdl3GEnoHrAAAAPEAAAATAAAAW0NvbnRlbnRfVHlwZXNdLnhtbF2Puw7CMAxFf6XKihoXBgaUlIEdGPgBK3HbiOahJBT4exKQOjBax/dcWxxfdm4Wisl4J9mWd+zYi9s7UGoKcUmyKedwAEhqIouJ+0CukMFHi7mMcYSA6o4jwa7r9qC8y+Rym6uD9eJS5NFoaq4Y8xktSQZPHzVorx62bPJiY83pF6vNkmEIs1GYy02wOP3X2fphMIrWfLWF6BWlZNxoZ74Si8Ztqh56Ad+n+g9QSwMEFAAAAAgARxF2XYgeJOFrAAAAfgAAABEAAAB3b3JkL2RvY3VtZW50LnhtbEXMQQ7CIBBA0as0HKCDLlwQSs+CgC1JZ4YwKHr70pXLn5d8u37xmD6pSmZa1G3WanW2m8jhjYnaNJjE9EXtrRUDIGFP6GXmkmjYiyv6NrJu0LnGUjkkkUwbHnDX+gHoM6lr+eT4A2fhP3cnUEsBAhQDFAAAAAgARxF2XcYSegesAAAA8QAAABMAAAAAAAAAAAAAAIABAAAAAFtDb250ZW50X1R5cGVzXS54bWxQSwECFAMUAAAACABHEXZdiB4k4WsAAAB+AAAAEQAAAAAAAAAAAAAAgAHdAAAAd29yZC9kb2N1bWVudC54bWxQSwUGAAAAAAIAAgCAAAAAdwEAAAAA',
+  'base64',
+);
