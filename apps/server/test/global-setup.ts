@@ -65,7 +65,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     adminUrl = embedded.adminConnectionString;
   }
 
-  const templateDatabase = `registry_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  await dropAbandonedDatabases(adminUrl);
+  const templateDatabase = `${PREFIX}${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const cleanup = async () => {
     try {
       await withClient(adminUrl, async (c) => {
@@ -93,6 +94,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   project.provide('testDb', { adminUrl, templateDatabase, mode: external ? 'external' : 'embedded' });
   return cleanup;
+}
+
+const PREFIX = 'registry_test_';
+const ABANDONED_AFTER_MS = 6 * 60 * 60 * 1000;
+
+/** Databases of runs that were killed before their teardown (the name carries the run's start time). */
+async function dropAbandonedDatabases(adminUrl: string): Promise<void> {
+  await withClient(adminUrl, async (c) => {
+    const { rows } = await c.query<{ datname: string }>(
+      `SELECT datname FROM pg_database d WHERE starts_with(datname, $1)
+         AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datid = d.oid)`,
+      [PREFIX],
+    );
+    for (const { datname } of rows) {
+      const startedAt = Number.parseInt(datname.slice(PREFIX.length).split('_')[0] ?? '', 36);
+      if (Number.isFinite(startedAt) && Date.now() - startedAt > ABANDONED_AFTER_MS) {
+        await c.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)}`).catch(() => undefined);
+      }
+    }
+  });
 }
 
 function redact(url: string): string {
