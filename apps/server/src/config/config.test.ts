@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('should use the documented defaults when nothing is set', () => {
+    const c = loadConfig({}, '/srv/registry');
+    expect(c).toEqual({
+      host: '127.0.0.1',
+      port: 3000,
+      dataDir: '/srv/registry/.data',
+      databaseUrl: undefined,
+      embeddedPgPort: 54329,
+      captchaEnabled: true,
+      smsLoginEnabled: true,
+      qrLoginEnabled: true,
+      sessionIdleMinutes: 30,
+      sessionAbsoluteHours: 12,
+      uploadMaxBytes: 20 * 1024 * 1024,
+      uploadMaxFiles: 10,
+      loginMaxFailures: 5,
+      loginLockMinutes: 15,
+      webDist: path.resolve('/srv/registry', 'apps/web/dist'),
+      logLevel: 'info',
+      seedDemo: true,
+      trustProxy: false,
+    });
+  });
+
+  it('should read booleans written as true/false/1/0 and numbers', () => {
+    const c = loadConfig(
+      {
+        CAPTCHA_ENABLED: '0',
+        SMS_LOGIN_ENABLED: 'false',
+        QR_LOGIN_ENABLED: '1',
+        TRUST_PROXY: 'TRUE',
+        PORT: '8080',
+        DATABASE_URL: 'postgres://u@db:5432/r',
+      },
+      '/x',
+    );
+    expect(c).toMatchObject({
+      captchaEnabled: false,
+      smsLoginEnabled: false,
+      qrLoginEnabled: true,
+      trustProxy: true,
+      port: 8080,
+    });
+    expect(c.databaseUrl).toBe('postgres://u@db:5432/r');
+  });
+
+  it('should list every bad variable in one readable error', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', CAPTCHA_ENABLED: 'yes', DATABASE_URL: 'mysql://x', SESSION_IDLE_MINUTES: '0' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    for (const name of ['PORT', 'CAPTCHA_ENABLED', 'DATABASE_URL', 'SESSION_IDLE_MINUTES'])
+      expect(message).toContain(name);
+    expect((error as ConfigError).problems).toHaveLength(4);
+  });
+
+  it('should treat an empty DATABASE_URL as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
+  });
+});
