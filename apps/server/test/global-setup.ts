@@ -61,6 +61,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       port: await findFreePort(),
       database: 'postgres',
       logger: quietLogger,
+      // a throw-away cluster: durability is not needed, speed is
+      settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
     });
     adminUrl = embedded.adminConnectionString;
   }

@@ -258,6 +258,22 @@ describe('startEmbeddedPostgres', () => {
     },
   );
 
+  it('should apply extra settings when they are given', async () => {
+    const quick = await startEmbeddedPostgres({
+      dataDir: path.join(root, 'quick'),
+      port: await findFreePort(),
+      logger: log.logger,
+      settings: { fsync: 'off', work_mem: '16MB' },
+    });
+    started.push(quick);
+    const [row] = await query<{ fsync: string; wm: string }>(
+      quick.adminConnectionString,
+      "SELECT current_setting('fsync') AS fsync, current_setting('work_mem') AS wm",
+    );
+    expect(row).toEqual({ fsync: 'off', wm: '16MB' });
+    await quick.stop();
+  });
+
   it.runIf(runningAsRoot)(
     'should refuse with a clear message when the PostgreSQL user cannot reach the data directory',
     async () => {

@@ -29,6 +29,11 @@ export type EmbeddedPostgresOptions = {
   /** The system user PostgreSQL runs as when the server runs as root. Default `registry-pg`. */
   systemUser?: string;
   logger: EmbeddedPostgresLogger;
+  /**
+   * Extra server settings passed as `-c name=value` (e.g. `{ work_mem: '16MB' }`). With `fsync: 'off'` the cluster
+   * is also initialised without syncing: for throw-away test clusters only, never for real data.
+   */
+  settings?: Readonly<Record<string, string>>;
 };
 
 export type EmbeddedPostgresExit = { code: number | null; signal: string | null; expected: boolean };
@@ -251,7 +256,13 @@ function pgEnv(): NodeJS.ProcessEnv {
 }
 
 /** Rule 2: initialise once, UTF-8 with the builtin C.UTF-8 locale, scram-sha-256, a generated password. */
-async function initCluster(binDir: string, dataDir: string, runAs: RunAs, logger: EmbeddedPostgresLogger) {
+async function initCluster(
+  binDir: string,
+  dataDir: string,
+  runAs: RunAs,
+  logger: EmbeddedPostgresLogger,
+  noSync: boolean,
+) {
   const password = randomBytes(24).toString('base64url');
   const passwordFile = passwordFilePath(dataDir);
   // initdb (running as the system user) reads the password from a private temporary file
@@ -274,6 +285,7 @@ async function initCluster(binDir: string, dataDir: string, runAs: RunAs, logger
         '--locale-provider=builtin',
         '--builtin-locale=C.UTF-8',
         '--no-instructions',
+        ...(noSync ? ['--no-sync'] : []),
       ],
       runAs,
     );
@@ -364,7 +376,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
         `数据目录不为空但不是 PostgreSQL 集群：${dataDir} / ${dataDir} is not empty and holds no PostgreSQL cluster`,
       );
     }
-    password = await initCluster(binDir, dataDir, runAs, logger);
+    password = await initCluster(binDir, dataDir, runAs, logger, opts.settings?.fsync === 'off');
   }
 
   const { cmd, args } = wrapCommand(
@@ -380,6 +392,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       'unix_socket_directories=',
       '-c',
       'ssl=off',
+      ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     runAs,
   );
