@@ -49,7 +49,7 @@ export type AppDeps = {
   smsProvider?: SmsProvider;
   fileStorage?: FileStorage;
   captcha?: CaptchaGenerator;
-  /** Per-IP limit of `POST auth/login`; default 20 a minute. */
+  /** Per-IP limit of `POST auth/login` and `GET auth/sms` (default 20 a minute); captcha and QR images get 3×. */
   loginRateLimit?: LoginRateLimit;
   /** Shown by `version.json` when the web app has none. */
   startedAt?: Date;
@@ -117,6 +117,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, {
     auth: createAuthService({ db, clock, config, sessions, sms, captcha: deps.captcha ?? svgCaptchaGenerator }),
     loginRateLimit: deps.loginRateLimit ?? { max: 20, timeWindow: 60_000 },
+    imageRateLimit: deps.loginRateLimit
+      ? { ...deps.loginRateLimit, max: deps.loginRateLimit.max * 3 }
+      : { max: 60, timeWindow: 60_000 },
   });
   registerMenuRoutes(app, { menu: createMenuService({ db }) });
   registerUserRoutes(app, { users: createUserService({ db, clock, sessions }) });

@@ -35,7 +35,14 @@ function mapDbError(err: unknown): Mapped | undefined {
   const code = found.code;
   if (code === '23505') return { status: 409, message: ERROR_MESSAGES.duplicate, log: 'warn' };
   if (code === '23503') return { status: 409, message: ERROR_MESSAGES.referenced, log: 'warn' };
-  if (code === '22P02' || code === '23502' || code === '23514' || code === '22001')
+  if (
+    code === '22P02' ||
+    code === '23502' ||
+    code === '23514' ||
+    code === '22001' ||
+    code === '22021' ||
+    code === '22P05'
+  )
     return { status: 400, message: ERROR_MESSAGES.badRequest, log: 'warn' };
   if (
     code === undefined ||

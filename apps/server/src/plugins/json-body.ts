@@ -3,6 +3,10 @@ import { AppError, ERROR_MESSAGES } from '../lib/errors';
 
 function refusePoison(key: string, value: unknown): unknown {
   if (key === '__proto__') throw new AppError(400, ERROR_MESSAGES.protoPoisoning);
+  // PostgreSQL text cannot hold NUL: refuse it here with a 400 rather than fail in the database.
+  if ((typeof value === 'string' && value.includes('\u0000')) || key.includes('\u0000')) {
+    throw new AppError(400, '请求内容包含非法字符');
+  }
   if (key === 'constructor' && value !== null && typeof value === 'object' && 'prototype' in value) {
     throw new AppError(400, ERROR_MESSAGES.protoPoisoning);
   }

@@ -31,7 +31,13 @@ export type LoginRateLimit = { max: number; timeWindow: number };
 
 export function registerAuthRoutes(
   root: FastifyInstance,
-  deps: { auth: AuthService; loginRateLimit: LoginRateLimit },
+  deps: {
+    auth: AuthService;
+    /** Per IP: sign-in attempts and SMS requests. */
+    loginRateLimit: LoginRateLimit;
+    /** Per IP: captcha and QR images (each writes a row). */
+    imageRateLimit: LoginRateLimit;
+  },
 ): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/auth`;
@@ -57,7 +63,7 @@ export function registerAuthRoutes(
 
   app.get(
     `${base}/captcha`,
-    { schema: { response: binaryResponse }, config: { public: true } },
+    { schema: { response: binaryResponse }, config: { public: true, rateLimit: deps.imageRateLimit } },
     async (_request, reply) => {
       const { key, svg } = await auth.createCaptcha();
       return reply
@@ -72,7 +78,10 @@ export function registerAuthRoutes(
 
   app.get(
     `${base}/sms`,
-    { schema: { querystring: smsQuery, response: okSchema(nullData) }, config: { public: true } },
+    {
+      schema: { querystring: smsQuery, response: okSchema(nullData) },
+      config: { public: true, rateLimit: deps.loginRateLimit },
+    },
     async (request) => {
       await auth.sendSmsCode(request.query.phone);
       return ok(null, '验证码已发送，请注意查收');
@@ -81,7 +90,7 @@ export function registerAuthRoutes(
 
   app.get(
     `${base}/qr-code`,
-    { schema: { response: binaryResponse }, config: { public: true } },
+    { schema: { response: binaryResponse }, config: { public: true, rateLimit: deps.imageRateLimit } },
     async (request, reply) => {
       const { key } = await auth.createQrLogin();
       const url = `${request.protocol}://${request.host}/login?${QR_LOGIN_QUERY}=${encodeURIComponent(key)}`;
