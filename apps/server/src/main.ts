@@ -9,9 +9,12 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded-post
 import { runMigrations } from './db/migrate';
 import { closePool, createPool } from './db/pool';
 import { DEMO_ACCOUNTS, seedDemo, seedReferenceData } from './db/seed';
+import { purgeExpiredSignInData } from './modules/auth/auth.repository';
 
 /** Longest a graceful shutdown may take before the process exits anyway. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** How often expired captchas, SMS and QR codes and long-dead sessions are deleted. */
+const PURGE_INTERVAL_MS = 60 * 60_000;
 
 function printBanner(config: AppConfig, seeded: boolean): void {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -93,6 +96,13 @@ async function main(): Promise<void> {
     app = await buildApp({ config, pool, logger: { level: config.logLevel } });
     await app.listen({ host: config.host, port: config.port });
     printBanner(config, seeded);
+    const purge = () =>
+      purgeExpiredSignInData(db, new Date()).then(
+        (n) => n > 0 && log.info(`purged ${n} expired sign-in rows`),
+        (err: unknown) => log.warn({ err }, 'purge of expired sign-in rows failed'),
+      );
+    void purge();
+    setInterval(() => void purge(), PURGE_INTERVAL_MS).unref();
   } catch (err) {
     log.fatal({ err }, '启动失败');
     await shutdown('startup failure', 1);

@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { captchas, loginAttempts, qrLogins, smsCodes, smsOutbox, tenants, users } from '../../db/schema';
+import { captchas, loginAttempts, qrLogins, sessions, smsCodes, smsOutbox, tenants, users } from '../../db/schema';
 
 export type LoginUser = {
   id: string;
@@ -180,4 +180,20 @@ export async function consumeQrLogin(db: Executor, key: string, now: Date): Prom
 export async function findTenantByCode(db: Executor, code: string) {
   const rows = await db.select().from(tenants).where(eq(tenants.code, code)).limit(1);
   return rows[0];
+}
+
+/**
+ * Deletes one-time sign-in material (captchas, SMS codes, QR codes) expired for more than a day, and sessions past
+ * their lifetime for more than 30 days. Login attempts and the audit trail are kept.
+ */
+export async function purgeExpiredSignInData(db: Executor, now: Date): Promise<number> {
+  const dayAgo = new Date(now.getTime() - 24 * 3_600_000);
+  const monthAgo = new Date(now.getTime() - 30 * 24 * 3_600_000);
+  const counts = await Promise.all([
+    db.delete(captchas).where(lt(captchas.expiresAt, dayAgo)).returning({ k: captchas.key }),
+    db.delete(smsCodes).where(lt(smsCodes.expiresAt, dayAgo)).returning({ k: smsCodes.id }),
+    db.delete(qrLogins).where(lt(qrLogins.expiresAt, dayAgo)).returning({ k: qrLogins.key }),
+    db.delete(sessions).where(lt(sessions.expiresAt, monthAgo)).returning({ k: sessions.id }),
+  ]);
+  return counts.reduce((n, rows) => n + rows.length, 0);
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema';
+import { sessions, users } from '../../db/schema';
 import { randomToken } from '../../lib/crypto';
 import { buildUser, tenantIdOf } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
@@ -81,6 +81,22 @@ describe('sessions', () => {
     expectExpired(await userInfo(a));
     expectExpired(await userInfo(b));
     expect((await userInfo(await t.login(user.username, 'Changed2026x'))).statusCode).toBe(200);
+  });
+
+  it('should write last_seen_at at most once a minute', async () => {
+    const token = await t.login('monitor', 'Demo@2026');
+    const seen = async () => {
+      const rows = await t.db.select({ at: sessions.lastSeenAt }).from(sessions).orderBy(sessions.createdAt);
+      return rows.map((r) => r.at.getTime());
+    };
+    const before = await seen();
+    t.clock.advanceMinutes(0.5);
+    await userInfo(token);
+    expect(await seen()).toEqual(before);
+    t.clock.advanceMinutes(0.6);
+    await userInfo(token);
+    const after = await seen();
+    expect(after.filter((v, i) => v !== before[i])).toHaveLength(1);
   });
 
   it('should require X-App-Code: WEB on API calls', async () => {

@@ -150,6 +150,19 @@ describe('GET web-project/change and current', () => {
     expect((await t.api({ method: 'GET', url: '/web-project/current', token })).statusCode).toBe(404);
   });
 
+  it('should let a sys administrator who switched tenant enter any project of it with full project rights', async () => {
+    const token = await t.login('admin', 'Admin@2026');
+    expect((await t.api({ method: 'GET', url: '/auth/change', query: { tenantCode: 'h001' }, token })).statusCode).toBe(
+      200,
+    );
+    const t2dm = (await list(token)).json<Body<List>>().data.projectVOs.find((p) => p.projectCode === 'T2DM-FU');
+    expect(t2dm).toMatchObject({ owned: false, roleName: '系统管理员' });
+    const res = await t.api({ method: 'GET', url: '/web-project/change', query: { projectId: t2dm?.id ?? '' }, token });
+    expect(res.statusCode).toBe(200);
+    const menu = await t.api({ method: 'GET', url: '/auth/menu', query: { groupCode: 'project' }, token });
+    expect(menu.json<Body<{ permissions: string[] }>>().data.permissions).toContain('database.config');
+  });
+
   it('should require the project id', async () => {
     const token = await t.login('stat', 'Demo@2026');
     const res = await t.api({ method: 'GET', url: '/web-project/change', token });
