@@ -1,9 +1,15 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from './server';
 import { registerToast } from '../lib/toast';
 import { registerNavigator } from '../lib/navigation-bridge';
+import { useAppStore } from '../lib/stores/app-store';
+import { useMenuStore } from '../lib/stores/menu-store';
+import { useProjectStore } from '../lib/stores/project-store';
+
+// antd pages are heavy in jsdom and the machine is shared: give findBy*/waitFor room.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these browser APIs that antd uses.
 Object.defineProperty(window, 'matchMedia', {
@@ -32,6 +38,10 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   cleanup();
   server.resetHandlers();
+  // Module-level stores outlive a test: back to their initial state, then empty the storages they wrote to.
+  useAppStore.setState(useAppStore.getInitialState(), true);
+  useMenuStore.setState(useMenuStore.getInitialState(), true);
+  useProjectStore.setState(useProjectStore.getInitialState(), true);
   localStorage.clear();
   sessionStorage.clear();
   registerToast(null);

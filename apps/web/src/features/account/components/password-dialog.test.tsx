@@ -41,7 +41,7 @@ describe('PasswordDialog', () => {
   });
 
   it('should show the three required messages when submitted empty', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderDialog(false);
     await screen.findByRole('dialog');
     await user.click(screen.getByRole('button', { name: /确\s*定/ }));
@@ -51,7 +51,7 @@ describe('PasswordDialog', () => {
   });
 
   it('should check the old password when the field loses focus', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderDialog(false);
     await user.click(await screen.findByLabelText('原密码'));
     expect(screen.queryByText(MESSAGES.oldPasswordRequired)).not.toBeInTheDocument();
@@ -60,7 +60,7 @@ describe('PasswordDialog', () => {
   });
 
   it('should say 两次密码不一致 when the confirmation differs from the new password', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderDialog(true);
     await user.type(await screen.findByLabelText('新密码'), 'Newpass123');
     await user.type(screen.getByLabelText('确认密码'), 'Newpass124');
@@ -76,7 +76,7 @@ describe('PasswordDialog', () => {
         return ok(null);
       }),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderDialog(false);
     await user.type(await screen.findByLabelText('原密码'), 'Oldpass123');
     await user.type(screen.getByLabelText('新密码'), 'Newpass123');
@@ -96,7 +96,7 @@ describe('PasswordDialog', () => {
         return ok(null);
       }),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderDialog(true);
     await user.type(await screen.findByLabelText('新密码'), 'Newpass123');
     await user.type(screen.getByLabelText('确认密码'), 'Newpass123');
@@ -113,7 +113,7 @@ describe('PasswordDialog', () => {
         HttpResponse.json({ status: 400, message: '原密码不正确', data: null, requestId: 'r' }, { status: 400 }),
       ),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderDialog(false);
     await user.type(await screen.findByLabelText('原密码'), 'Wrong1234');
     await user.type(screen.getByLabelText('新密码'), 'Newpass123');

@@ -1,0 +1,137 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { UserInfo } from '@registry/shared/contracts/user';
+import { server } from '../../test/server';
+import { apiUrl, http, ok } from '../../test/api';
+import { renderRoute } from '../../test/router';
+import { buildUserInfo } from '../../test/factories';
+import { getToken, setToken } from '../../lib/token';
+import { useAppStore } from '../../lib/stores/app-store';
+import { useProjectStore } from '../../lib/stores/project-store';
+import { AppHeader } from './app-header';
+
+function serveUser(user: UserInfo) {
+  server.use(http.get(apiUrl('/sys-user/user-info'), () => ok(user)));
+}
+
+async function openMenu() {
+  const user = userEvent.setup({ delay: null });
+  await user.click(await screen.findByRole('button', { name: '用户菜单' }));
+  return user;
+}
+
+describe('AppHeader', () => {
+  it('should show the project, the hospital, the dashed department and the user name in the main layout', async () => {
+    setToken('tok');
+    serveUser(buildUserInfo({ name: '王主任' }));
+    useAppStore.getState().setOrganisation('示例第一人民医院', '心血管内科');
+    useProjectStore
+      .getState()
+      .selectProject({ projectCode: 'HF', projectId: 'p1', projectName: '心衰登记', subProject: false });
+    renderRoute(<AppHeader showProject />, { path: '/home', at: '/home' });
+    expect(await screen.findByText('王主任')).toBeInTheDocument();
+    expect(screen.getByText('心衰登记')).toBeInTheDocument();
+    expect(screen.getByText('示例第一人民医院')).toBeInTheDocument();
+    expect(screen.getByText('-心血管内科')).toBeInTheDocument();
+  });
+
+  it('should leave the project name out of the personal layout header', async () => {
+    setToken('tok');
+    serveUser(buildUserInfo());
+    useProjectStore
+      .getState()
+      .selectProject({ projectCode: 'HF', projectId: 'p1', projectName: '心衰登记', subProject: false });
+    renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
+    expect(await screen.findByText('张伟')).toBeInTheDocument();
+    expect(screen.queryByText('心衰登记')).not.toBeInTheDocument();
+  });
+
+  it('should offer tenant switch and form configuration to the sys tenant only', async () => {
+    setToken('tok');
+    serveUser(buildUserInfo({ tenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
+    renderRoute(<AppHeader showProject />, { path: '/home', at: '/home' });
+    await screen.findByText('张伟');
+    await openMenu();
+    expect(await screen.findByRole('menuitem', { name: /切换租户/ })).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: /配置表单/ })).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: /切换项目/ })).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: /修改密码/ })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: /头像设置/ })).not.toBeInTheDocument();
+  });
+
+  it('should hide switch project on /person/project and offer the avatar to a PERSONAL tenant', async () => {
+    setToken('tok');
+    serveUser(buildUserInfo({ tenantCode: 'p-li', tenant: { id: 't9', tenantType: 'PERSONAL' } }));
+    renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
+    await screen.findByText('张伟');
+    await openMenu();
+    expect(await screen.findByRole('menuitem', { name: /头像设置/ })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: /切换项目/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: /切换租户/ })).not.toBeInTheDocument();
+  });
+
+  it('should open the form configuration in a new window with the project id and name', async () => {
+    setToken('tok');
+    serveUser(buildUserInfo({ tenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
+    useProjectStore
+      .getState()
+      .selectProject({ projectCode: 'HF', projectId: 'p1', projectName: '心衰 登记', subProject: false });
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    renderRoute(<AppHeader showProject />, { path: '/home', at: '/home' });
+    await screen.findByText('张伟');
+    const user = await openMenu();
+    await user.click(await screen.findByRole('menuitem', { name: /配置表单/ }));
+    expect(open).toHaveBeenCalledWith(
+      '/manage/database?projectId=p1&projectName=%E5%BF%83%E8%A1%B0+%E7%99%BB%E8%AE%B0',
+    );
+    open.mockRestore();
+  });
+
+  it('should switch tenant through the prompt and say 操作成功', async () => {
+    setToken('tok');
+    serveUser(buildUserInfo({ tenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
+    let tenantCode: string | null = null;
+    server.use(
+      http.get(apiUrl('/auth/change'), ({ request }) => {
+        tenantCode = new URL(request.url).searchParams.get('tenantCode');
+        return ok(null);
+      }),
+    );
+    renderRoute(<AppHeader showProject />, { path: '/home', at: '/home' });
+    await screen.findByText('张伟');
+    const user = await openMenu();
+    await user.click(await screen.findByRole('menuitem', { name: /切换租户/ }));
+    await user.type(await screen.findByLabelText('租户编码'), 'renji');
+    await user.click(screen.getByRole('button', { name: /确\s*定/ }));
+    expect(await screen.findByText('操作成功')).toBeInTheDocument();
+    expect(tenantCode).toBe('renji');
+  });
+
+  it('should log out, clear the token and go to /login when 退出登录 is chosen', async () => {
+    setToken('tok');
+    serveUser(buildUserInfo());
+    const loggedOut = vi.fn();
+    server.use(
+      http.post(apiUrl('/auth/logout'), () => {
+        loggedOut();
+        return ok(null);
+      }),
+    );
+    renderRoute(<AppHeader showProject />, { path: '/home', at: '/home' });
+    await screen.findByText('张伟');
+    const user = await openMenu();
+    await user.click(await screen.findByRole('menuitem', { name: /退出登录/ }));
+    expect(await screen.findByTestId('location')).toHaveTextContent('/login');
+    expect(loggedOut).toHaveBeenCalled();
+    expect(getToken()).toBeNull();
+  });
+
+  it('should open the set-password dialog at once when the user still has the initial password', async () => {
+    setToken('tok');
+    serveUser(buildUserInfo({ initPwd: true }));
+    renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
+    expect(await screen.findByRole('dialog', { name: '设置密码' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByLabelText('原密码')).not.toBeInTheDocument());
+  });
+});
