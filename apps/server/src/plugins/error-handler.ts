@@ -6,7 +6,7 @@ import { labelOf } from './field-labels';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 
-type Mapped = { status: number; message: string; issues?: ValidationIssue[]; log: 'none' | 'warn' | 'error' };
+export type Mapped = { status: number; message: string; issues?: ValidationIssue[]; log: 'none' | 'warn' | 'error' };
 
 /** The PostgreSQL (or socket) error code in an error or its causes (Drizzle wraps driver errors). */
 function findDbCode(err: unknown): { code?: string; message: string } | undefined {
@@ -57,7 +57,8 @@ function mapDbError(err: unknown): Mapped | undefined {
   return undefined;
 }
 
-function mapError(err: FastifyError | Error): Mapped {
+/** Maps any error to the status and Chinese message of the envelope (exported for its unit test). */
+export function mapError(err: FastifyError | Error): Mapped {
   if (err instanceof AppError) return { status: err.statusCode, message: err.message, log: 'none' };
   if (hasZodFastifySchemaValidationErrors(err)) {
     const issues = err.validation.map((v) => {
@@ -71,8 +72,9 @@ function mapError(err: FastifyError | Error): Mapped {
   const fe = err as FastifyError & { statusCode?: number };
   switch (fe.code) {
     case 'FST_REQ_FILE_TOO_LARGE':
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, message: '', log: 'none' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, message: '请求内容过大', log: 'none' };
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
       return { status: 413, message: ERROR_MESSAGES.tooManyFiles, log: 'none' };

@@ -1,12 +1,14 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { randomToken } from '../../lib/crypto';
 
 /** Where uploaded bytes live. The local directory is the default; an S3-compatible store is another adapter. */
 export type FileStorage = {
-  put(key: string, data: Buffer): Promise<void>;
+  /** Writes the whole content under the key, or nothing (a failed write leaves no file). */
+  put(key: string, data: Buffer | Readable): Promise<void>;
   get(key: string): Promise<Readable | undefined>;
   delete(key: string): Promise<void>;
 };
@@ -29,7 +31,8 @@ export function createLocalFileStorage(root: string): FileStorage {
       await mkdir(path.dirname(target), { recursive: true });
       const temp = `${target}.${randomToken(6)}.part`;
       try {
-        await writeFile(temp, data, { flag: 'wx' });
+        if (Buffer.isBuffer(data)) await writeFile(temp, data, { flag: 'wx' });
+        else await pipeline(data, createWriteStream(temp, { flags: 'wx' }));
         await rename(temp, target);
       } catch (err) {
         await rm(temp, { force: true });
