@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { server } from '../../../test/server';
 import { apiUrl, http, ok } from '../../../test/api';
@@ -45,6 +45,25 @@ function serveProjects() {
 }
 
 describe('ProjectListPage', () => {
+  it('should ask for the owned scope when 我创建的 is chosen', async () => {
+    setToken('tok');
+    serveProjects();
+    let scoped = false;
+    server.use(
+      http.post(apiUrl('/web-project/list/owned'), () => {
+        scoped = true;
+        return ok({ departmentName: '心血管内科', hospitalName: '示例第一人民医院', projectVOs: [orphan] });
+      }),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderRoute(<ProjectListPage />, { path: '/person/project', at: '/person/project' });
+    await screen.findByText('心力衰竭注册登记研究');
+    await user.click(screen.getByText('我创建的'));
+    expect(await screen.findByText('糖尿病肾病亚组')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('心力衰竭注册登记研究')).not.toBeInTheDocument());
+    expect(scoped).toBe(true);
+  });
+
   it('should list projects with sub-projects nested under their parent and the counts', async () => {
     setToken('tok');
     serveProjects();
@@ -55,7 +74,7 @@ describe('ProjectListPage', () => {
     const orphanCard = screen.getByText('糖尿病肾病亚组').closest('.ant-card') as HTMLElement;
     expect(within(orphanCard).getByText('子项目')).toBeInTheDocument();
     expect(within(orphanCard).getByText('已锁定')).toBeInTheDocument();
-    expect(screen.getByText('我参与的')).toBeInTheDocument();
+    expect(screen.getByText('我参与的项目')).toBeInTheDocument();
     expect(localStorage.getItem('hospitalName')).toBe('示例第一人民医院');
     expect(localStorage.getItem('departmentName')).toBe('心血管内科');
   });

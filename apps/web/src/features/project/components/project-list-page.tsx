@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Card, Col, Empty, Input, Row, Skeleton, Statistic, Typography } from 'antd';
+import { Alert, Card, Col, Empty, Input, Row, Segmented, Skeleton, Statistic, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import type { ProjectVO } from '@registry/shared/contracts/project';
 import { useAppStore } from '../../../lib/stores/app-store';
 import { useProjectStore } from '../../../lib/stores/project-store';
 import { useChangeProject } from '../api/change-project';
 import { useProjectCount } from '../api/get-project-count';
-import { useProjectList } from '../api/list-projects';
+import { useProjectList, type ProjectScope } from '../api/list-projects';
 import { ProjectCard } from './project-card';
 import './project-list-page.css';
 
@@ -25,7 +25,8 @@ export function groupProjects(projects: ProjectVO[]): ProjectGroup[] {
 export function ProjectListPage() {
   const navigate = useNavigate();
   const [keyword, setKeyword] = useState('');
-  const list = useProjectList(keyword);
+  const [scope, setScope] = useState<ProjectScope>('all');
+  const list = useProjectList(keyword, scope);
   const count = useProjectCount();
   const change = useChangeProject();
   const setOrganisation = useAppStore((s) => s.setOrganisation);
@@ -75,9 +76,9 @@ export function ProjectListPage() {
       <Row gutter={16} className="project-counts">
         {(
           [
-            ['全部项目', count.data?.total],
-            ['我创建的', count.data?.owned],
-            ['我参与的', count.data?.joined],
+            ['项目总数', count.data?.total],
+            ['我创建的项目', count.data?.owned],
+            ['我参与的项目', count.data?.joined],
           ] as const
         ).map(([title, value]) => (
           <Col key={title} xs={24} sm={8}>
@@ -87,6 +88,17 @@ export function ProjectListPage() {
           </Col>
         ))}
       </Row>
+      <Segmented<ProjectScope>
+        className="project-scope"
+        aria-label="项目范围"
+        value={scope}
+        onChange={setScope}
+        options={[
+          { label: '全部项目', value: 'all' },
+          { label: '我创建的', value: 'owned' },
+          { label: '我参与的', value: 'joined' },
+        ]}
+      />
       {list.isError && <Alert type="error" showIcon title="项目列表加载失败，请稍后重试" />}
       {list.isPending ? (
         <Skeleton active paragraph={{ rows: 6 }} />
