@@ -47,12 +47,12 @@ describe('route table', () => {
     expect(table).toEqual(SEED_ROUTES);
   });
 
-  it('should redirect / and /person to /person/project and name /404 as the not-found page', () => {
+  it('should send / and /person to /person/project when the redirects are read', () => {
     expect(REDIRECTS).toEqual({ '/': '/person/project', '/person': '/person/project' });
     expect(NOT_FOUND_PATH).toBe('/404');
   });
 
-  it('should give every route a Chinese title', () => {
+  it('should give every route a Chinese title when the table is listed', () => {
     for (const route of ROUTES) expect(route.title).toMatch(/[\u4e00-\u9fa5]/);
   });
 });

@@ -67,7 +67,7 @@ describe('navigation guard', () => {
     expect((await navigateTo('/person')).state.location.pathname).toBe('/person/project');
   });
 
-  it('should fetch the version file with a timestamp on every navigation', async () => {
+  it('should fetch the version file with a timestamp when navigating each time', async () => {
     setToken('tok');
     const seen = serveVersion('v1');
     const router = await navigateTo('/404');
@@ -86,7 +86,7 @@ describe('navigation guard', () => {
     expect(hardNavigate).toHaveBeenCalledWith('/404?from=menu');
   });
 
-  it('should ignore a failed version check and still navigate', async () => {
+  it('should still navigate when the version check fails', async () => {
     setToken('tok');
     localStorage.setItem(STORAGE_KEYS.version, 'old-build');
     server.use(http.get('/version.json', () => HttpResponse.error()));
@@ -112,7 +112,7 @@ describe('checkVersion', () => {
     expect(hardNavigate).not.toHaveBeenCalled();
   });
 
-  it('should ignore a version file that is not JSON with a version', async () => {
+  it('should ignore the answer when the version file is not JSON with a version', async () => {
     localStorage.setItem(STORAGE_KEYS.version, 'v7');
     server.use(http.get('/version.json', () => HttpResponse.text('<html>', { status: 200 })));
     await expect(checkVersion('/home')).resolves.toBe(false);

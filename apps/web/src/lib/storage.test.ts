@@ -37,7 +37,7 @@ describe('token storage', () => {
 });
 
 describe('persisted stores', () => {
-  it('should persist the collapse state under isCollapse and read it back after a reload', async () => {
+  it('should read the collapse state back from isCollapse when the store rehydrates', async () => {
     useAppStore.getState().setCollapse(true);
     expect(localStorage.getItem('isCollapse')).toBe('true');
     useAppStore.setState({ isCollapse: false }, false);
@@ -46,13 +46,13 @@ describe('persisted stores', () => {
     expect(useAppStore.getState().isCollapse).toBe(true);
   });
 
-  it('should keep hospital and department under their plain keys', () => {
+  it('should write hospitalName and departmentName when the organisation is set', () => {
     useAppStore.getState().setOrganisation('上海市第一人民医院', '心内科');
     expect(localStorage.getItem('hospitalName')).toBe('上海市第一人民医院');
     expect(localStorage.getItem('departmentName')).toBe('心内科');
   });
 
-  it('should keep the project selection under projectCode, projectId, projectName and subProject', () => {
+  it('should write projectCode, projectId, projectName and subProject when a project is selected', () => {
     useProjectStore
       .getState()
       .selectProject({ projectCode: '001', projectId: 'p-9', projectName: '肺癌随访', subProject: true });
@@ -62,13 +62,13 @@ describe('persisted stores', () => {
     expect(localStorage.getItem('subProject')).toBe('true');
   });
 
-  it('should read a numeric-looking project code back as a string', async () => {
+  it('should keep a numeric-looking project code a string when rehydrated', async () => {
     localStorage.setItem('projectCode', '007');
     await useProjectStore.persist.rehydrate();
     expect(useProjectStore.getState().projectCode).toBe('007');
   });
 
-  it('should append the personal menu permissions to the stored ones without duplicates', () => {
+  it('should append the personal permissions without duplicates when the personal menu is stored', () => {
     const store = useMenuStore.getState();
     store.setProjectMenu([buildMenuItem()], ['patient.list', 'patient.add']);
     useMenuStore

@@ -22,7 +22,7 @@ async function openMenu() {
 }
 
 describe('AppHeader', () => {
-  it('should show the project, the hospital, the dashed department and the user name in the main layout', async () => {
+  it('should show the project, the hospital, the dashed department and the user name when in the main layout', async () => {
     setToken('tok');
     serveUser(buildUserInfo({ name: '王主任' }));
     useAppStore.getState().setOrganisation('示例第一人民医院', '心血管内科');
@@ -36,7 +36,7 @@ describe('AppHeader', () => {
     expect(screen.getByText('-心血管内科')).toBeInTheDocument();
   });
 
-  it('should leave the project name out of the personal layout header', async () => {
+  it('should leave the project name out when in the personal layout', async () => {
     setToken('tok');
     serveUser(buildUserInfo());
     useProjectStore
@@ -47,7 +47,7 @@ describe('AppHeader', () => {
     expect(screen.queryByText('心衰登记')).not.toBeInTheDocument();
   });
 
-  it('should offer tenant switch and form configuration to the sys tenant only', async () => {
+  it('should offer tenant switch and form configuration when the tenant is sys', async () => {
     setToken('tok');
     serveUser(buildUserInfo({ tenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
     renderRoute(<AppHeader showProject />, { path: '/home', at: '/home' });
@@ -60,7 +60,7 @@ describe('AppHeader', () => {
     expect(screen.queryByRole('menuitem', { name: /头像设置/ })).not.toBeInTheDocument();
   });
 
-  it('should hide switch project on /person/project and offer the avatar to a PERSONAL tenant', async () => {
+  it('should hide switch project and offer the avatar when a PERSONAL user is on /person/project', async () => {
     setToken('tok');
     serveUser(buildUserInfo({ tenantCode: 'p-li', tenant: { id: 't9', tenantType: 'PERSONAL' } }));
     renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
@@ -71,7 +71,7 @@ describe('AppHeader', () => {
     expect(screen.queryByRole('menuitem', { name: /切换租户/ })).not.toBeInTheDocument();
   });
 
-  it('should open the form configuration in a new window with the project id and name', async () => {
+  it('should open /manage/database in a new window with the project id and name when 配置表单 is chosen', async () => {
     setToken('tok');
     serveUser(buildUserInfo({ tenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
     useProjectStore
@@ -88,7 +88,7 @@ describe('AppHeader', () => {
     open.mockRestore();
   });
 
-  it('should switch tenant through the prompt and say 操作成功', async () => {
+  it('should call auth/change and say 操作成功 when a tenant code is entered', async () => {
     setToken('tok');
     serveUser(buildUserInfo({ tenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
     let tenantCode: string | null = null;

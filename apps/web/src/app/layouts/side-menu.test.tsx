@@ -5,7 +5,7 @@ import { buildMenuItem } from '../../test/factories';
 import { SideMenu, toMenuItems } from './side-menu';
 
 describe('side menu', () => {
-  it('should keep only shown items of type 1 or 2', () => {
+  it('should keep only shown items of type 1 or 2 when the menu is converted', () => {
     const items = toMenuItems([
       buildMenuItem({ id: 'a', name: '首页', href: '/home' }),
       buildMenuItem({ id: 'b', name: '隐藏项', href: '/hidden', showFlag: false }),
@@ -25,7 +25,7 @@ describe('side menu', () => {
     expect(group && 'children' in group ? group.children?.length : 0).toBe(1);
   });
 
-  it('should show the menu names as links of the navigation menu', async () => {
+  it('should show the menu names in the navigation menu when rendered', async () => {
     renderWithProviders(
       <SideMenu
         items={[

@@ -13,7 +13,7 @@ function fileInput(): HTMLInputElement {
 }
 
 describe('AvatarDialog', () => {
-  it('should refuse a file whose extension is not an image and upload nothing', async () => {
+  it('should refuse the file and upload nothing when its extension is not an image', async () => {
     const uploads = vi.fn();
     server.use(
       http.post(apiUrl('/oss/file/upload-file'), () => {

@@ -64,7 +64,7 @@ describe('ProjectListPage', () => {
     expect(scoped).toBe(true);
   });
 
-  it('should list projects with sub-projects nested under their parent and the counts', async () => {
+  it('should nest sub-projects under their parent and show the counts when the list loads', async () => {
     setToken('tok');
     serveProjects();
     renderRoute(<ProjectListPage />, { path: '/person/project', at: '/person/project' });
