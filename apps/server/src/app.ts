@@ -37,7 +37,15 @@ function configureZod(): void {
   zodConfigured = true;
   z.config(z.locales.zhCN());
   z.config({
-    customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? '不能为空' : undefined),
+    customError: (issue) => {
+      if (issue.code === 'invalid_type' && issue.input === undefined) return '不能为空';
+      // A discriminated union reports the whole object as input and the discriminator as the path.
+      if (issue.code === 'invalid_union' && 'discriminator' in issue && typeof issue.discriminator === 'string') {
+        const value = (issue.input as Record<string, unknown> | undefined)?.[issue.discriminator];
+        return value === undefined ? '不能为空' : '取值无效';
+      }
+      return undefined;
+    },
   });
 }
 

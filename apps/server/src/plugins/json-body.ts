@@ -22,7 +22,8 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
-      done(new AppError(400, '请求内容不能为空'), undefined);
+      // An empty body is an empty object: the route's contract then names any missing field.
+      done(null, {});
       return;
     }
     try {
@@ -30,5 +31,20 @@ export function registerJsonBody(app: FastifyInstance): void {
     } catch (err) {
       done(err instanceof AppError ? err : new AppError(400, '请求内容不是合法的 JSON'), undefined);
     }
+  });
+
+  // Some clients label an empty POST as a form: accept it (and simple forms) instead of answering 415.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, {});
+      return;
+    }
+    const entries = [...new URLSearchParams(text)];
+    if (entries.some(([k, v]) => k === '__proto__' || k.includes('\u0000') || v.includes('\u0000'))) {
+      done(new AppError(400, ERROR_MESSAGES.protoPoisoning), undefined);
+      return;
+    }
+    done(null, Object.fromEntries(entries));
   });
 }

@@ -68,6 +68,14 @@ describe('POST auth/login (password)', () => {
     expect(await countRows(t, 'login_attempts')).toBe(attemptsBefore);
   });
 
+  it('should name the sign-in method when it is missing or unknown', async () => {
+    const missing = await t.api({ method: 'POST', url: '/auth/login', payload: { username: 'owner', password: 'x' } });
+    expect(missing.json<Body>().message).toBe('登录方式：不能为空');
+    const unknown = await t.api({ method: 'POST', url: '/auth/login', payload: { loginType: 'wechat' } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json<Body>().message).toBe('登录方式：取值无效');
+  });
+
   it('should answer 400 when a field has the wrong type', async () => {
     const res = await t.api({
       method: 'POST',
