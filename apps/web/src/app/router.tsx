@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { NOT_FOUND_PATH, REDIRECTS, ROUTES, type LayoutName, type RouteEntry } from '../config/routes';
 import { guardLoader } from '../lib/guard';
-import { Root, RootFallback } from './root';
+import { Root, RootErrorBoundary, RootFallback } from './root';
 
 /** Element of the redirect-only routes (their loader always redirects). */
 function Empty() {
@@ -45,6 +45,7 @@ export function buildRoutes(): RouteObject[] {
       path: '/',
       Component: Root,
       HydrateFallback: RootFallback,
+      ErrorBoundary: RootErrorBoundary,
       loader: guardLoader,
       // The guard (version check, token check) runs on every navigation, not only when the root first matches.
       shouldRevalidate: () => true,
