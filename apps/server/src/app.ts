@@ -57,7 +57,7 @@ export type AppDeps = {
   smsProvider?: SmsProvider;
   fileStorage?: FileStorage;
   captcha?: CaptchaGenerator;
-  /** Per-IP limit of `POST auth/login` and `GET auth/sms` (default 20 a minute); captcha and QR images get 3×. */
+  /** Per-IP limit of `POST auth/login` and `GET auth/sms` (default: LOGIN_RATE_LIMIT_PER_MINUTE a minute); captcha and QR images get 3×. */
   loginRateLimit?: LoginRateLimit;
   /** Shown by `version.json` when the web app has none. */
   startedAt?: Date;
@@ -121,13 +121,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onRoute', (route) => observe(route));
   }
   registerAccess(app, { sessions });
+  const loginRateLimit = deps.loginRateLimit ?? { max: config.loginRateLimitPerMinute, timeWindow: 60_000 };
 
   registerAuthRoutes(app, {
     auth: createAuthService({ db, clock, config, sessions, sms, captcha: deps.captcha ?? svgCaptchaGenerator }),
-    loginRateLimit: deps.loginRateLimit ?? { max: 20, timeWindow: 60_000 },
-    imageRateLimit: deps.loginRateLimit
-      ? { ...deps.loginRateLimit, max: deps.loginRateLimit.max * 3 }
-      : { max: 60, timeWindow: 60_000 },
+    loginRateLimit: loginRateLimit,
+    imageRateLimit: { ...loginRateLimit, max: loginRateLimit.max * 3 },
   });
   registerMenuRoutes(app, { menu: createMenuService({ db }) });
   registerUserRoutes(app, { users: createUserService({ db, clock, sessions }) });

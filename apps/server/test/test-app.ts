@@ -47,6 +47,7 @@ export async function createTestApp(
     CAPTCHA_ENABLED: 'false',
     DATA_DIR: dataDir,
     WEB_DIST: path.join(dataDir, 'web'),
+    LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
     ...env,
   });
   const clock = createFakeClock(new Date());
@@ -62,7 +63,6 @@ export async function createTestApp(
     clock,
     smsProvider,
     captcha: () => ({ text: FIXED_CAPTCHA, svg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>' }),
-    loginRateLimit: { max: 1000, timeWindow: 60_000 },
     ...deps,
   });
   await app.ready();

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       uploadMaxFiles: 10,
       loginMaxFailures: 5,
       loginLockMinutes: 15,
+      loginRateLimitPerMinute: 20,
       webDist: path.resolve('/srv/registry', 'apps/web/dist'),
       logLevel: 'info',
       seedDemo: true,

@@ -40,6 +40,7 @@ const envSchema = z.object({
   UPLOAD_MAX_FILES: int(10, 1, 100),
   LOGIN_MAX_FAILURES: int(5, 1, 100),
   LOGIN_LOCK_MINUTES: int(15, 1, 24 * 60),
+  LOGIN_RATE_LIMIT_PER_MINUTE: int(20, 1, 100_000),
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: bool(true),
@@ -61,6 +62,8 @@ export type AppConfig = {
   uploadMaxFiles: number;
   loginMaxFailures: number;
   loginLockMinutes: number;
+  /** Per-IP sign-in attempts (and SMS requests) a minute; captcha and QR images get three times as many. */
+  loginRateLimitPerMinute: number;
   webDist: string;
   logLevel: string;
   seedDemo: boolean;
@@ -101,6 +104,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadMaxFiles: e.UPLOAD_MAX_FILES,
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     loginLockMinutes: e.LOGIN_LOCK_MINUTES,
+    loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     webDist: path.resolve(cwd, e.WEB_DIST ?? 'apps/web/dist'),
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO,

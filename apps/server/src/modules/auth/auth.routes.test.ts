@@ -239,7 +239,7 @@ describe('captcha', () => {
 
 describe('per-IP rate limit of auth/login', () => {
   it('should answer 429 in Chinese once the IP exceeds its limit', async () => {
-    const r = await createTestApp({}, { loginRateLimit: { max: 2, timeWindow: 60_000 } });
+    const r = await createTestApp({ LOGIN_RATE_LIMIT_PER_MINUTE: '2' });
     try {
       const statuses = [];
       for (let i = 0; i < 3; i++) {
