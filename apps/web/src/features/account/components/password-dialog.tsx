@@ -5,6 +5,7 @@ import { changePasswordRequest } from '@registry/shared/contracts/user';
 import { clearToken } from '../../../lib/token';
 import { navigateTo } from '../../../lib/navigation-bridge';
 import { toast } from '../../../lib/toast';
+import { applyServerIssues } from '../../../lib/form-errors';
 import { useChangePassword } from '../api/change-password';
 
 type PasswordForm = { password?: string; newPassword: string; confirmPassword: string };
@@ -72,7 +73,7 @@ export function PasswordDialog({ open, initPwd, forced = false, onClose, onLogou
         layout="vertical"
         requiredMark
         onFinish={(values) => {
-          submit(values).catch(() => undefined);
+          submit(values).catch((error: unknown) => applyServerIssues(form, error, ['password', 'newPassword']));
         }}
       >
         {!initPwd && (

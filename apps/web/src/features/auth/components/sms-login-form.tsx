@@ -2,6 +2,7 @@ import { Button, Form, Input } from 'antd';
 import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
 import type { LoginResponse } from '@registry/shared/contracts/auth';
 import { toast } from '../../../lib/toast';
+import { applyServerIssues } from '../../../lib/form-errors';
 import { useLogin } from '../api/login';
 import { useSendSms } from '../api/send-sms';
 import { useCountdown } from '../hooks/use-countdown';
@@ -34,7 +35,9 @@ export function SmsLoginForm({ onSignedIn }: { onSignedIn: (result: LoginRespons
       layout="vertical"
       size="large"
       requiredMark={false}
-      onFinish={(values) => void submit(values).catch(() => undefined)}
+      onFinish={(values) =>
+        void submit(values).catch((error: unknown) => applyServerIssues(form, error, ['phone', 'smsCode']))
+      }
     >
       <Form.Item
         name="phone"
@@ -68,7 +71,7 @@ export function SmsLoginForm({ onSignedIn }: { onSignedIn: (result: LoginRespons
           <Button
             disabled={countdown.left > 0}
             loading={sendSms.isPending}
-            onClick={() => void send().catch(() => undefined)}
+            onClick={() => void send().catch((error: unknown) => applyServerIssues(form, error, ['phone']))}
             style={{ width: 132 }}
           >
             {countdown.left > 0 ? `${countdown.left}秒后重新获取` : '获取验证码'}
