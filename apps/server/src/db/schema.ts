@@ -333,7 +333,7 @@ export const files = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------------------------
-// Audit (append-only: a trigger of a custom migration refuses UPDATE and DELETE)
+// Audit (append-only: a trigger refuses UPDATE, DELETE and TRUNCATE; hash-chained per tenant by another trigger)
 // ---------------------------------------------------------------------------------------------------------------
 
 export const auditEvents = pgTable(
@@ -352,8 +352,13 @@ export const auditEvents = pgTable(
     reason: text('reason'),
     requestId: text('request_id'),
     ip: text('ip'),
+    /** Hash of the previous event of the same tenant (null for its first), set by a database trigger. */
+    prevHash: text('prev_hash'),
+    /** sha256 over prev_hash and this event's fields, set by the trigger: an edited or removed event breaks the chain. */
+    hash: text('hash'),
   },
   (t) => [
+    uniqueIndex('audit_events_hash_uq').on(t.hash),
     index('audit_events_tenant_at_idx').on(t.tenantId, t.at),
     index('audit_events_entity_idx').on(t.entityType, t.entityId),
   ],
