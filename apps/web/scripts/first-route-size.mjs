@@ -1,5 +1,5 @@
 // Prints the gzip size of the JavaScript the first route (/login) loads: the entry's static imports plus the
-// login page's lazy chunk and its static imports. Reads dist/.vite/manifest.json (build.manifest is on).
+// login page's lazy chunk and its static imports (or the lazy modules named as arguments, e.g. a layout and a page). Reads dist/.vite/manifest.json (build.manifest is on).
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -17,8 +17,8 @@ function collect(key) {
 
 const entry = Object.keys(manifest).find((key) => manifest[key].isEntry);
 collect(entry);
-const route = process.argv[2] ?? 'src/features/auth/components/login-page.tsx';
-collect(route);
+const routes = process.argv.length > 2 ? process.argv.slice(2) : ['src/features/auth/components/login-page.tsx'];
+for (const route of routes) collect(route);
 
 let total = 0;
 for (const key of seen) {
@@ -27,4 +27,4 @@ for (const key of seen) {
   total += size;
   console.log(`${(size / 1024).toFixed(1).padStart(8)} KB  ${file}`);
 }
-console.log(`${(total / 1024).toFixed(1).padStart(8)} KB  total gzip (entry + ${route})`);
+console.log(`${(total / 1024).toFixed(1).padStart(8)} KB  total gzip (entry + ${routes.join(' + ')})`);
