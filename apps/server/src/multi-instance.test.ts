@@ -1,0 +1,74 @@
+import { QR_KEY_HEADER } from '@registry/shared/contracts/auth';
+import { APP_CODE } from '@registry/shared/constants';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, tenantIdOf } from '../test/factories';
+import { createTestApp, type TestApp } from '../test/test-app';
+import { buildApp } from './app';
+
+type Body<T = unknown> = { status: number; message: string; data: T };
+
+/** Two server processes on one database: the server keeps no state of its own between requests. */
+let t: TestApp;
+let other: FastifyInstance;
+beforeAll(async () => {
+  t = await createTestApp();
+  other = await buildApp({ config: t.config, pool: t.database.pool, clock: t.clock });
+  await other.ready();
+});
+afterAll(async () => {
+  await other?.close();
+  await t?.close();
+});
+
+const onOther = (url: string, token: string, method: 'GET' | 'POST' = 'GET') =>
+  other.inject({
+    method,
+    url: `/api/cmdb-template${url}`,
+    headers: { 'x-app-code': APP_CODE, authorization: `Bearer ${token}` },
+  });
+
+describe('two instances on one database', () => {
+  it('should honour a session created by one instance on the other, and its logout at once', async () => {
+    const token = await t.login('owner', 'Demo@2026');
+    expect((await onOther('/sys-user/user-info', token)).statusCode).toBe(200);
+    expect((await onOther('/auth/logout', token, 'POST')).statusCode).toBe(200);
+    expect((await t.api({ method: 'GET', url: '/sys-user/user-info', token })).statusCode).toBe(401);
+  });
+
+  it('should hand a QR sign-in token out once when both instances are polled at the same moment', async () => {
+    const key = String((await t.api({ method: 'GET', url: '/auth/qr-code' })).headers[QR_KEY_HEADER]);
+    const phone = await t.login('entry', 'Demo@2026');
+    await t.api({ method: 'POST', url: '/auth/qr-code/confirm', payload: { key }, token: phone });
+    const polls = await Promise.all([
+      t.api({ method: 'GET', url: '/auth/qr-code/status', query: { key } }),
+      other.inject({
+        method: 'GET',
+        url: `/api/cmdb-template/auth/qr-code/status?key=${encodeURIComponent(key)}`,
+        headers: { 'x-app-code': APP_CODE },
+      }),
+      t.api({ method: 'GET', url: '/auth/qr-code/status', query: { key } }),
+    ]);
+    const tokens = polls.map((p) => p.json<Body<{ token?: string }>>().data.token).filter(Boolean);
+    expect(tokens).toHaveLength(1);
+  });
+
+  it('should lock an account after 5 failures spread over both instances and sent at once', async () => {
+    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'));
+    const attempt = (app: FastifyInstance) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/cmdb-template/auth/login',
+        headers: { 'x-app-code': APP_CODE },
+        payload: { loginType: 'password', username: user.username, password: 'wrong-password' },
+      });
+    const results = await Promise.all([t.app, other, t.app, other, t.app].map(attempt));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([400, 400, 400, 400, 423]);
+    const right = await t.api({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { loginType: 'password', username: user.username, password: user.password },
+    });
+    expect(right.statusCode).toBe(423);
+  });
+});
