@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app';
+import { buildApp, redactUrl } from './app';
 import { loadConfig } from './config/config';
 import { createPool, closePool } from './db/pool';
 import { randomToken } from './lib/crypto';
@@ -174,6 +174,20 @@ describe('envelope and errors', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(typeof res.json<{ version: string }>().version).toBe('string');
+  });
+
+  it('should mark API answers no-store', async () => {
+    const token = await t.login('owner', 'Demo@2026');
+    const res = await t.api({ method: 'GET', url: '/sys-user/user-info', token });
+    expect(res.headers['cache-control']).toBe('no-store');
+    const error = await t.api({ method: 'GET', url: '/sys-user/user-info' });
+    expect(error.headers['cache-control']).toBe('no-store');
+  });
+
+  it('should mask access tokens in logged URLs', () => {
+    expect(redactUrl('/api/cmdb-template/oss/file/preview/1?access_token=abc.def&x=1')).toBe(
+      '/api/cmdb-template/oss/file/preview/1?access_token=***&x=1',
+    );
   });
 
   it('should set the helmet headers', async () => {

@@ -11,6 +11,7 @@ import type { AppConfig } from './config/config';
 import { createDb } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError, ERROR_MESSAGES } from './lib/errors';
+import { API_BASE } from '@registry/shared/constants';
 import { registerAuthRoutes, type LoginRateLimit } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { svgCaptchaGenerator, type CaptchaGenerator } from './modules/auth/captcha';
@@ -49,6 +50,27 @@ function configureZod(): void {
   });
 }
 
+/** Tokens never reach the log: `?access_token=` of preview links is masked in logged URLs. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]access_token=)[^&#]*/gi, '$1***');
+}
+
+function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return logger;
+  const base = typeof logger === 'object' ? logger : {};
+  return {
+    ...base,
+    serializers: {
+      req: (req: { method?: string; url?: string; ip?: string; id?: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url ?? ''),
+        ip: req.ip,
+        requestId: req.id,
+      }),
+    },
+  };
+}
+
 export type AppDeps = {
   config: AppConfig;
   pool: pg.Pool;
@@ -71,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: withRedaction(deps.logger ?? false),
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     onProtoPoisoning: 'error',
@@ -94,6 +116,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', String(request.id));
+    // API answers may carry patient data: never cached unless the route chose otherwise.
+    if (request.url.startsWith(`${API_BASE}/`) && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
   });
 
   await app.register(helmet, {
