@@ -1,7 +1,12 @@
 import axios from 'axios';
 import { STORAGE_KEYS, VERSION_FILE } from '@registry/shared/constants';
-import { versionFile } from '@registry/shared/contracts/version';
+import type { VersionFile } from '@registry/shared/contracts/version';
 import { hardNavigate } from './navigation-bridge';
+
+/** The shape of `versionFile` (shared contract), checked by hand so the first route does not load zod. */
+function isVersionFile(data: unknown): data is VersionFile {
+  return typeof data === 'object' && data !== null && typeof (data as { version?: unknown }).version === 'string';
+}
 
 /**
  * The version check of the navigation guard (seed §2). Fetches `/version.json?timestamp=<now>` and compares it with
@@ -17,9 +22,8 @@ export async function checkVersion(target: string): Promise<boolean> {
       params: { timestamp: Date.now() },
       headers: { 'Cache-Control': 'no-cache' },
     });
-    const parsed = versionFile.safeParse(response.data);
-    if (!parsed.success) return false;
-    fetched = parsed.data.version;
+    if (!isVersionFile(response.data)) return false;
+    fetched = response.data.version;
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Avatar, Dropdown, Form, Input, Modal, Space, type MenuProps } from 'antd';
 import {
   DownOutlined,
@@ -16,11 +16,17 @@ import { LAYOUT, MESSAGES, SYS_TENANT_CODE } from '@registry/shared/constants';
 import { useUserInfo } from '../../features/account/api/get-user-info';
 import { logout } from '../../features/account/api/logout';
 import { changeTenant } from '../../features/account/api/change-tenant';
-import { PasswordDialog } from '../../features/account/components/password-dialog';
-import { AvatarDialog } from '../../features/account/components/avatar-dialog';
 import { clearToken, withAccessToken } from '../../lib/token';
 import { toast } from '../../lib/toast';
 import { useProjectStore } from '../../lib/stores/project-store';
+
+// The dialogs load when first opened (the avatar upload and the password rules stay out of every page's bundle).
+const PasswordDialog = lazy(() =>
+  import('../../features/account/components/password-dialog').then((m) => ({ default: m.PasswordDialog })),
+);
+const AvatarDialog = lazy(() =>
+  import('../../features/account/components/avatar-dialog').then((m) => ({ default: m.AvatarDialog })),
+);
 
 export const USER_MENU_LABELS = {
   switchTenant: '切换租户',
@@ -138,15 +144,18 @@ export function UserMenu() {
         </button>
       </Dropdown>
 
-      <PasswordDialog
-        open={dialog === 'password' || initPwd}
-        initPwd={initPwd}
-        forced={initPwd}
-        onClose={() => setDialog(null)}
-        onLogout={() => void doLogout()}
-      />
-
-      {info && <AvatarDialog open={dialog === 'avatar'} userId={info.id} onClose={() => setDialog(null)} />}
+      <Suspense fallback={null}>
+        {(dialog === 'password' || initPwd) && (
+          <PasswordDialog
+            open
+            initPwd={initPwd}
+            forced={initPwd}
+            onClose={() => setDialog(null)}
+            onLogout={() => void doLogout()}
+          />
+        )}
+        {info && dialog === 'avatar' && <AvatarDialog open userId={info.id} onClose={() => setDialog(null)} />}
+      </Suspense>
 
       <Modal
         title={USER_MENU_LABELS.switchTenant}

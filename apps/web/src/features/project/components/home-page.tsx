@@ -1,4 +1,4 @@
-import { Card, Col, Descriptions, List, Row, Skeleton, Tag, Typography } from 'antd';
+import { Card, Col, Descriptions, Row, Spin, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { ROUTES } from '../../../config/routes';
 import { useCurrentProject } from '../api/get-current-project';
@@ -13,7 +13,7 @@ export function HomePage() {
       <Col span={24}>
         <Card title="当前项目">
           {current.isPending ? (
-            <Skeleton active paragraph={{ rows: 2 }} />
+            <Spin />
           ) : current.data ? (
             <Descriptions column={{ xs: 1, md: 3 }}>
               <Descriptions.Item label="项目名称">{current.data.projectName}</Descriptions.Item>
@@ -32,20 +32,18 @@ export function HomePage() {
           title="功能模块"
           extra={<Typography.Text type="secondary">当前版本已提供登录、项目选择与首页</Typography.Text>}
         >
-          <List
-            grid={{ gutter: 12, xs: 1, sm: 2, md: 3, lg: 4, xl: 5, xxl: 6 }}
-            dataSource={MAIN_PAGES}
-            renderItem={(route) => (
-              <List.Item>
+          <Row gutter={[12, 12]}>
+            {MAIN_PAGES.map((route) => (
+              <Col key={route.path} xs={24} sm={12} md={8} lg={6} xl={4}>
                 <Card size="small">
                   <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
                     <Link to={route.path}>{route.title}</Link>
                     {route.ready ? <Tag color="green">可用</Tag> : <Tag>建设中</Tag>}
                   </div>
                 </Card>
-              </List.Item>
-            )}
-          />
+              </Col>
+            ))}
+          </Row>
         </Card>
       </Col>
     </Row>
