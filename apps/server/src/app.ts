@@ -1,17 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
-import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
-import { z } from 'zod';
 import type { AppConfig } from './config/config';
 import { createDb } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError, ERROR_MESSAGES } from './lib/errors';
-import { API_BASE } from '@registry/shared/constants';
 import { registerAuthRoutes, type LoginRateLimit } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { svgCaptchaGenerator, type CaptchaGenerator } from './modules/auth/captcha';
@@ -30,46 +24,9 @@ import { createUserService } from './modules/user/user.service';
 import { registerAccess } from './plugins/access';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBody } from './plugins/json-body';
-
-let zodConfigured = false;
-/** Zod messages in Chinese; a missing value reads '不能为空'. */
-function configureZod(): void {
-  if (zodConfigured) return;
-  zodConfigured = true;
-  z.config(z.locales.zhCN());
-  z.config({
-    customError: (issue) => {
-      if (issue.code === 'invalid_type' && issue.input === undefined) return '不能为空';
-      // A discriminated union reports the whole object as input and the discriminator as the path.
-      if (issue.code === 'invalid_union' && 'discriminator' in issue && typeof issue.discriminator === 'string') {
-        const value = (issue.input as Record<string, unknown> | undefined)?.[issue.discriminator];
-        return value === undefined ? '不能为空' : '取值无效';
-      }
-      return undefined;
-    },
-  });
-}
-
-/** Tokens never reach the log: `?access_token=` of preview links is masked in logged URLs. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]access_token=)[^&#]*/gi, '$1***');
-}
-
-function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
-  if (!logger) return logger;
-  const base = typeof logger === 'object' ? logger : {};
-  return {
-    ...base,
-    serializers: {
-      req: (req: { method?: string; url?: string; ip?: string; id?: string }) => ({
-        method: req.method,
-        url: redactUrl(req.url ?? ''),
-        ip: req.ip,
-        requestId: req.id,
-      }),
-    },
-  };
-}
+import { genRequestId, registerRequestHeaders, withRedaction } from './plugins/request-log';
+import { registerSecurity } from './plugins/security';
+import { configureZodMessages } from './plugins/zod-messages';
 
 export type AppDeps = {
   config: AppConfig;
@@ -89,13 +46,13 @@ export type AppDeps = {
 
 /** Builds the whole application without listening; tests drive it with `app.inject`. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  configureZod();
+  configureZodMessages();
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
     logger: withRedaction(deps.logger ?? false),
     trustProxy: config.trustProxy,
-    genReqId: () => randomUUID(),
+    genReqId: genRequestId,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     bodyLimit: 1024 * 1024,
@@ -114,32 +71,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request) => {
     throw new AppError(404, request.url.startsWith('/api/') ? ERROR_MESSAGES.routeNotFound : '页面不存在');
   });
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', String(request.id));
-    // API answers may carry patient data: never cached unless the route chose otherwise.
-    if (request.url.startsWith(`${API_BASE}/`) && !reply.hasHeader('cache-control'))
-      reply.header('cache-control', 'no-store');
-  });
+  registerRequestHeaders(app);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'upgrade-insecure-requests': null },
-    },
-    hsts: false,
-  });
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: () => new AppError(429, ERROR_MESSAGES.tooManyRequests),
-  });
-  await app.register(multipart, {
-    limits: {
-      fileSize: config.uploadMaxBytes,
-      files: config.uploadMaxFiles,
-      fields: 20,
-      parts: config.uploadMaxFiles + 20,
-      fieldSize: 64 * 1024,
-    },
-  });
+  await registerSecurity(app, { uploadMaxBytes: config.uploadMaxBytes, uploadMaxFiles: config.uploadMaxFiles });
 
   if (deps.routeObserver) {
     const observe = deps.routeObserver;

@@ -1,0 +1,35 @@
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { AppError, ERROR_MESSAGES } from '../lib/errors';
+
+/**
+ * Helmet's headers (CSP allowing `blob:`/`data:` images for the captcha, QR code and previews), rate limiting (per
+ * route, through `config.rateLimit`; refusals are the 429 envelope) and multipart uploads with the size and count
+ * limits of the configuration.
+ */
+export async function registerSecurity(
+  app: FastifyInstance,
+  opts: { uploadMaxBytes: number; uploadMaxFiles: number },
+): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'upgrade-insecure-requests': null },
+    },
+    hsts: false,
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError(429, ERROR_MESSAGES.tooManyRequests),
+  });
+  await app.register(multipart, {
+    limits: {
+      fileSize: opts.uploadMaxBytes,
+      files: opts.uploadMaxFiles,
+      fields: 20,
+      parts: opts.uploadMaxFiles + 20,
+      fieldSize: 64 * 1024,
+    },
+  });
+}
