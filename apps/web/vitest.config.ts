@@ -6,6 +6,6 @@ export default defineProject({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
-    testTimeout: 20000,
+    testTimeout: 30000,
   },
 });
