@@ -143,6 +143,15 @@ describe('envelope and errors', () => {
     expect(logout.statusCode).toBe(200);
   });
 
+  it('should accept a POST without any body where the contract has a default', async () => {
+    const token = await t.login('owner', 'Demo@2026');
+    const res = await t.api({ method: 'POST', url: '/web-project/list', token });
+    expect(res.statusCode).toBe(200);
+    const login = await t.api({ method: 'POST', url: '/auth/login' });
+    expect(login.statusCode).toBe(400);
+    expect(login.json<Body>().message).toBe('登录方式：不能为空');
+  });
+
   it('should treat an empty JSON body as an empty object and name the missing fields', async () => {
     const res = await t.api({
       method: 'POST',

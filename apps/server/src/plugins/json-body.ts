@@ -18,6 +18,11 @@ function refusePoison(key: string, value: unknown): unknown {
  * poisoned body ('请求内容包含非法字段') from malformed JSON ('请求内容不是合法的 JSON').
  */
 export function registerJsonBody(app: FastifyInstance): void {
+  // Fastify validates a missing body as null, which no object contract accepts: a request without a body is an
+  // empty object, so a contract's defaults apply and its required fields are named.
+  app.addHook('preValidation', async (request) => {
+    if (request.body == null && request.routeOptions.schema?.body) request.body = {};
+  });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
