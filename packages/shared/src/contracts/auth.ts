@@ -15,8 +15,14 @@ export const loginRequest = z.discriminatedUnion('loginType', [
   }),
   z.object({
     loginType: z.literal('sms'),
-    phone: z.string().trim().regex(/^1\d{10}$/, '请输入正确的11位手机号'),
-    smsCode: z.string().trim().regex(/^\d{6}$/, '请输入6位短信验证码'),
+    phone: z
+      .string()
+      .trim()
+      .regex(/^1\d{10}$/, '请输入正确的11位手机号'),
+    smsCode: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, '请输入6位短信验证码'),
   }),
 ]);
 export type LoginRequest = z.infer<typeof loginRequest>;
@@ -29,7 +35,12 @@ export const loginResponse = z.object({
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
-export const smsQuery = z.object({ phone: z.string().trim().regex(/^1\d{10}$/, '请输入正确的11位手机号') });
+export const smsQuery = z.object({
+  phone: z
+    .string()
+    .trim()
+    .regex(/^1\d{10}$/, '请输入正确的11位手机号'),
+});
 
 export const qrStatusQuery = z.object({ key: z.string().min(1).max(64) });
 export const QR_STATES = ['pending', 'scanned', 'confirmed', 'expired'] as const;

@@ -25,7 +25,12 @@ export const pageRequest = z.object({
   size: z.coerce.number().int().min(1).max(200).default(20),
 });
 export function page<T extends z.ZodType>(record: T) {
-  return z.object({ records: z.array(record), total: z.number().int(), current: z.number().int(), size: z.number().int() });
+  return z.object({
+    records: z.array(record),
+    total: z.number().int(),
+    current: z.number().int(),
+    size: z.number().int(),
+  });
 }
 
 export const emptyData = z.null();

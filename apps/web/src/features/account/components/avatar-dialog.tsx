@@ -9,6 +9,8 @@ import { uploadAvatar } from '../api/upload-avatar';
 import { useUpdateUser } from '../api/update-user';
 
 export const AVATAR_TYPE_ERROR = `仅支持 ${IMAGE_EXTENSIONS.join('、')} 格式的图片`;
+/** SVG passes the seed's extension check but the server refuses it as an avatar: it can carry script. */
+const AVATAR_HINT = `支持 ${IMAGE_EXTENSIONS.filter((ext) => ext !== 'svg').join('、')} 格式（出于安全原因不支持 SVG），只能上传一张图片。`;
 
 export type AvatarDialogProps = { open: boolean; userId: string; onClose: () => void };
 
@@ -80,7 +82,7 @@ export function AvatarDialog({ open, userId, onClose }: AvatarDialogProps) {
           </button>
         )}
       </Upload>
-      <p style={{ color: '#8c8c8c', margin: 0 }}>支持 {IMAGE_EXTENSIONS.join('、')} 格式，只能上传一张图片。</p>
+      <p style={{ color: '#8c8c8c', margin: 0 }}>{AVATAR_HINT}</p>
     </Modal>
   );
 }
