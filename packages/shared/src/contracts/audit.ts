@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { pageRequest, page } from './envelope';
+
+/**
+ * The audit-trail viewer (permission `audit.view`).
+ *
+ * `POST audit-event/page` lists the events of the caller's scope, newest first: with a current project, the events of
+ * that project; without one (a tenant-level `audit.view`), the acting tenant's events. Filters are optional.
+ * Paging is stable under inserts: the first page answers `anchorId` (the newest event id at that moment); send it back
+ * with the next pages and events written meanwhile do not shift them.
+ *
+ * `GET audit-event/options` lists the actors, actions and entity types present in the same scope, for the filters.
+ */
+
+/** ISO 8601 instant (`2026-11-22T00:00:00.000Z` or with an offset); the web sends day boundaries in its own zone. */
+const instant = z
+  .string()
+  .max(40)
+  .refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), '时间格式不正确');
+
+const uuid = z.string().uuid('用户不存在');
+
+export const auditPageRequest = pageRequest
+  .extend({
+    /** The acting user (a user id). */
+    actorId: uuid.optional(),
+    /** An action code, e.g. `user.update`. */
+    action: z.string().trim().max(100, '操作类型过长').optional(),
+    /** An entity type code, e.g. `project`. */
+    entityType: z.string().trim().max(100, '对象类型过长').optional(),
+    /** The id of the changed entity (exact match). */
+    entityId: z.string().trim().max(100, '对象编号过长').optional(),
+    /** Events at or after this instant. */
+    from: instant.optional(),
+    /** Events at or before this instant. */
+    to: instant.optional(),
+    /** The `anchorId` answered with the first page: only events up to it are listed (stable pages). */
+    anchorId: z.coerce.number().int().min(0).optional(),
+  })
+  .default({ current: 1, size: 20 });
+export type AuditPageRequest = z.input<typeof auditPageRequest>;
+
+export const auditActor = z.object({ id: z.string(), name: z.string(), username: z.string() });
+export type AuditActor = z.infer<typeof auditActor>;
+
+export const auditEventVO = z.object({
+  id: z.number().int(),
+  /** ISO 8601 (UTC). */
+  at: z.string(),
+  /** Null for events without a signed-in user (e.g. a failed sign-in) or a user no longer known. */
+  actor: auditActor.nullable(),
+  action: z.string(),
+  /** Chinese label of the action (`修改用户`), the code itself when unknown. */
+  actionLabel: z.string(),
+  entityType: z.string(),
+  /** Chinese label of the entity type (`用户`), the code itself when unknown. */
+  entityLabel: z.string(),
+  entityId: z.string().nullable(),
+  oldValue: z.unknown(),
+  newValue: z.unknown(),
+  reason: z.string().nullable(),
+  requestId: z.string().nullable(),
+  ip: z.string().nullable(),
+});
+export type AuditEventVO = z.infer<typeof auditEventVO>;
+
+export const auditPageResponse = page(auditEventVO).extend({
+  /** The newest event id the pages are anchored to (null when there is no event). */
+  anchorId: z.number().int().nullable(),
+});
+export type AuditPageResponse = z.infer<typeof auditPageResponse>;
+
+export const auditOption = z.object({ value: z.string(), label: z.string() });
+export type AuditOption = z.infer<typeof auditOption>;
+
+export const auditOptionsResponse = z.object({
+  actors: z.array(auditActor),
+  actions: z.array(auditOption),
+  entityTypes: z.array(auditOption),
+});
+export type AuditOptionsResponse = z.infer<typeof auditOptionsResponse>;
+
+/** Chinese labels of the audit actions written by the server; unknown codes fall back to `auditActionLabel`'s rule. */
+export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
+  login: '登录',
+  logout: '退出登录',
+  'login.qr.confirm': '扫码确认登录',
+  'tenant.switch': '切换租户',
+  'tenant.create': '创建租户',
+  'project.enter': '进入项目',
+  'project.create': '创建项目',
+  'project.update': '修改项目',
+  'project.archive': '归档项目',
+  'project.delete': '删除项目',
+  'project.join.request': '申请加入项目',
+  'project.join.approve': '同意加入申请',
+  'project.join.refuse': '拒绝加入申请',
+  'join_request.create': '申请加入项目',
+  'join_request.approve': '同意加入申请',
+  'join_request.refuse': '拒绝加入申请',
+  'user.create': '创建用户',
+  'user.update': '修改用户',
+  'user.disable': '停用账号',
+  'user.enable': '启用账号',
+  'user.password.set': '设置密码',
+  'user.password.change': '修改密码',
+  'user.password.reset': '重置密码',
+  'file.upload': '上传文件',
+  'center.create': '新增分中心',
+  'center.update': '修改分中心',
+  'center.delete': '删除分中心',
+  'member.create': '添加成员',
+  'member.add': '添加成员',
+  'member.update': '修改成员',
+  'member.remove': '移除成员',
+  'member.delete': '移除成员',
+  'role.create': '新增角色',
+  'role.update': '修改角色',
+  'role.delete': '删除角色',
+  'patient.create': '新增患者',
+  'patient.update': '修改患者',
+  'patient.delete': '删除患者',
+  'patient.view': '查看患者',
+  'patient.export': '导出患者',
+  'record.update': '修改表单',
+  'record.lock': '锁定表单',
+  'record.sign': '签名表单',
+};
+
+/** Chinese labels of the entity types of audit events. */
+export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
+  session: '会话',
+  qr_login: '扫码登录',
+  tenant: '租户',
+  user: '用户',
+  project: '项目',
+  sub_project: '子项目',
+  join_request: '加入申请',
+  center: '分中心',
+  member: '项目成员',
+  project_member: '项目成员',
+  role: '角色',
+  file: '文件',
+  patient: '患者',
+  record: '表单记录',
+  export: '导出',
+};
+
+const VERB_LABELS: Readonly<Record<string, string>> = {
+  create: '新增',
+  add: '新增',
+  update: '修改',
+  delete: '删除',
+  remove: '移除',
+  view: '查看',
+  export: '导出',
+  import: '导入',
+  lock: '锁定',
+  unlock: '解锁',
+  sign: '签名',
+  archive: '归档',
+  approve: '同意',
+  refuse: '拒绝',
+  disable: '停用',
+  enable: '启用',
+};
+
+/** The Chinese label of an entity type; the code itself when unknown. */
+export function auditEntityLabel(entityType: string): string {
+  return AUDIT_ENTITY_LABELS[entityType] ?? entityType;
+}
+
+/**
+ * The Chinese label of an action: the table above, else "<verb><entity>" for `entity.verb` codes (`center.lock` →
+ * 锁定分中心), else the code itself.
+ */
+export function auditActionLabel(action: string): string {
+  const known = AUDIT_ACTION_LABELS[action];
+  if (known) return known;
+  const dot = action.lastIndexOf('.');
+  if (dot > 0) {
+    const verb = VERB_LABELS[action.slice(dot + 1)];
+    const entity = AUDIT_ENTITY_LABELS[action.slice(0, dot)];
+    if (verb && entity) return `${verb}${entity}`;
+  }
+  return action;
+}
