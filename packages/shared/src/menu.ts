@@ -118,6 +118,7 @@ export const MENU_DEFINITIONS: readonly MenuDefinition[] = [
     P.centerManage,
     'manage',
   ),
+  item(person, 'manage-audit', '操作日志', '/manage/permissions?tab=audit', 'AuditOutlined', 85, P.auditView, 'manage'),
   item(person, 'manage-random', '随机分组', '/manage/random', 'InteractionOutlined', 90, P.randomConfig, 'manage'),
 
   item(project, 'home', '首页', '/home', 'HomeOutlined', 10, P.home),

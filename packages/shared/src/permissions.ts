@@ -33,6 +33,10 @@ export const PERMISSIONS = {
   permissionManage: 'permission.manage',
   centerManage: 'center.manage',
   auditView: 'audit.view',
+  /** Tenant level: disable and enable the tenant's accounts (tenant_admin, sys_admin). */
+  userManage: 'user.manage',
+  /** sys tenant only: list tenants, create a hospital tenant with its first administrator. */
+  tenantManage: 'tenant.manage',
 } as const;
 
 export type PermissionCode = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
@@ -43,3 +47,58 @@ export const ALL_PERMISSIONS: readonly PermissionCode[] = Object.values(PERMISSI
 export function hasAnyPermission(held: readonly string[], required: readonly string[]): boolean {
   return required.some((code) => held.includes(code));
 }
+
+/** The codes a project role (built-in or custom) may hold: what `/manage/permissions` offers when a role is edited. */
+export const PROJECT_PERMISSION_CODES = [
+  PERMISSIONS.home,
+  PERMISSIONS.patientList,
+  PERMISSIONS.patientAdd,
+  PERMISSIONS.patientEdit,
+  PERMISSIONS.patientDelete,
+  PERMISSIONS.patientExport,
+  PERMISSIONS.patientPii,
+  PERMISSIONS.databaseConfig,
+  PERMISSIONS.followupList,
+  PERMISSIONS.followupEdit,
+  PERMISSIONS.followupConfig,
+  PERMISSIONS.discernList,
+  PERMISSIONS.discernEdit,
+  PERMISSIONS.retrievalQuery,
+  PERMISSIONS.retrievalExport,
+  PERMISSIONS.analysisView,
+  PERMISSIONS.randomAssign,
+  PERMISSIONS.randomUnblind,
+  PERMISSIONS.randomConfig,
+  PERMISSIONS.multicenterView,
+  PERMISSIONS.permissionManage,
+  PERMISSIONS.centerManage,
+  PERMISSIONS.auditView,
+] as const satisfies readonly PermissionCode[];
+export type ProjectPermissionCode = (typeof PROJECT_PERMISSION_CODES)[number];
+
+/** Chinese labels of the project permission codes (the role editor's checkboxes). */
+export const PROJECT_PERMISSION_LABELS: Record<ProjectPermissionCode, string> = {
+  'home.view': '首页',
+  'patient.list': '查看患者',
+  'patient.add': '新增患者',
+  'patient.edit': '编辑患者',
+  'patient.delete': '删除患者',
+  'patient.export': '导出患者',
+  'patient.pii': '查看患者身份信息',
+  'database.config': '数据库设计',
+  'followup.list': '查看随访',
+  'followup.edit': '执行随访',
+  'followup.config': '随访配置',
+  'discern.list': '查看AI识别',
+  'discern.edit': '确认AI识别',
+  'retrieval.query': '数据检索',
+  'retrieval.export': '数据导出',
+  'analysis.view': '统计分析',
+  'random.assign': '随机分组',
+  'random.unblind': '揭盲',
+  'random.config': '随机方案配置',
+  'multicenter.view': '多中心视图',
+  'permission.manage': '成员与权限管理',
+  'center.manage': '分中心管理',
+  'audit.view': '操作日志',
+};

@@ -9,6 +9,7 @@ export type RoleDefinition = {
 };
 
 const personal: PermissionCode[] = [P.projectList, P.projectCreate, P.projectManage, P.equityView, P.orderView];
+const tenantAdmin: PermissionCode[] = [...personal, P.userManage];
 
 const allProject: PermissionCode[] = [
   P.home,
@@ -41,9 +42,9 @@ export const BUILT_IN_ROLES = {
     code: 'sys_admin',
     name: '系统管理员',
     scope: 'tenant',
-    permissions: [P.sysList, P.sysTenant, ...personal],
+    permissions: [P.sysList, P.sysTenant, P.tenantManage, ...tenantAdmin],
   },
-  tenantAdmin: { code: 'tenant_admin', name: '机构管理员', scope: 'tenant', permissions: personal },
+  tenantAdmin: { code: 'tenant_admin', name: '机构管理员', scope: 'tenant', permissions: tenantAdmin },
   tenantMember: {
     code: 'tenant_member',
     name: '机构成员',

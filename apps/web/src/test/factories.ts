@@ -12,6 +12,8 @@ export function buildUserInfo(overrides: Partial<UserInfo> = {}): UserInfo {
     tenantCode: 'renji',
     tenant: { id: 't-hospital', tenantType: 'HOSPITAL' },
     initPwd: false,
+    tenantName: '仁济医院',
+    homeTenantCode: 'renji',
     ...overrides,
   };
 }

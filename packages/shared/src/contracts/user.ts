@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tenantType } from './auth';
+import { pageRequest } from './envelope';
 
 export const userInfo = z.object({
   avatar: z.string().nullable(),
@@ -10,6 +11,10 @@ export const userInfo = z.object({
   tenantCode: z.string(),
   tenant: z.object({ id: z.string(), tenantType }),
   initPwd: z.boolean(),
+  /** The acting tenant's name (a sys administrator switched into a tenant sees that tenant's name). */
+  tenantName: z.string(),
+  /** The user's home tenant code (differs from `tenantCode` while a sys administrator is switched). */
+  homeTenantCode: z.string(),
 });
 export type UserInfo = z.infer<typeof userInfo>;
 
@@ -31,3 +36,33 @@ export const changePasswordRequest = z.object({
     .regex(/\d/, '新密码须包含数字'),
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Issue 3: the tenant's accounts (`user.manage`: tenant_admin, sys_admin acting in the tenant)
+// ---------------------------------------------------------------------------------------------------------------
+
+export const tenantUserVO = z.object({
+  id: z.string(),
+  username: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  departmentName: z.string(),
+  disabled: z.boolean(),
+  initPwd: z.boolean(),
+  createdAt: z.string(),
+});
+export type TenantUserVO = z.infer<typeof tenantUserVO>;
+
+/** `POST sys-user/page` (`user.manage`): the acting tenant's accounts; keyword = name, username or phone contains. */
+export const tenantUserPageRequest = pageRequest.extend({
+  keyword: z.string().trim().max(100, '关键字不能超过100个字符').optional(),
+  disabled: z.boolean().optional(),
+});
+export type TenantUserPageRequest = z.infer<typeof tenantUserPageRequest>;
+
+/**
+ * `POST sys-user/disable` and `POST sys-user/enable` (`user.manage`): an account of the acting tenant. Disabling ends
+ * its sessions at once; its sign-in is refused with '账号已停用'. One's own account → 409 '不能停用自己的账号'.
+ */
+export const userIdRequest = z.object({ userId: z.guid('请选择用户') });
+export type UserIdRequest = z.infer<typeof userIdRequest>;

@@ -15,6 +15,7 @@ export type SessionRow = {
   homeTenantCode: string;
   tenantId: string;
   tenantCode: string;
+  tenantName: string;
   tenantType: 'SYSTEM' | 'HOSPITAL' | 'PERSONAL';
   projectId: string | null;
   tenantRoleCode: string;
@@ -34,6 +35,7 @@ export async function findSessionByTokenHash(db: Executor, tokenHash: string): P
       homeTenantCode: homeTenant.code,
       tenantId: actingTenant.id,
       tenantCode: actingTenant.code,
+      tenantName: actingTenant.name,
       tenantType: actingTenant.type,
       projectId: sessions.projectId,
       tenantRoleCode: users.tenantRoleCode,

@@ -25,6 +25,7 @@ export type AuthContext = {
   /** The acting tenant of the session. */
   tenantId: string;
   tenantCode: string;
+  tenantName: string;
   tenantType: 'SYSTEM' | 'HOSPITAL' | 'PERSONAL';
   projectId: string | null;
   tenantPermissions: string[];
@@ -91,6 +92,7 @@ export function createSessionService(deps: { db: Db; clock: Clock; config: Sessi
       homeTenantCode: row.homeTenantCode,
       tenantId: row.tenantId,
       tenantCode: row.tenantCode,
+      tenantName: row.tenantName,
       tenantType: row.tenantType,
       projectId: row.projectId,
       tenantPermissions,

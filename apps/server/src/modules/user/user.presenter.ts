@@ -14,5 +14,7 @@ export function presentUserInfo(user: UserRecord, auth: AuthContext): UserInfo {
     tenantCode: auth.tenantCode,
     tenant: { id: auth.tenantId, tenantType: auth.tenantType },
     initPwd: user.initPwd,
+    tenantName: auth.tenantName,
+    homeTenantCode: auth.homeTenantCode,
   };
 }
