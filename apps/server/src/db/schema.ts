@@ -181,12 +181,47 @@ export const projectMembers = pgTable(
     roleId: uuid('role_id')
       .notNull()
       .references(() => roles.id),
-    centerId: uuid('center_id'),
+    /** null = all centers; else a center of the project (or of its parent, for a sub-project). */
+    centerId: uuid('center_id').references(() => centers.id),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('project_members_project_user_uq').on(t.tenantId, t.projectId, t.userId),
     index('project_members_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * A project's centers (sub-centers, sites). Sub-projects use their parent's centers; every patient belongs to one.
+ * The default center (the project's own hospital) is created with the project.
+ */
+export const centers = pgTable(
+  'centers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    leadUserId: uuid('lead_user_id').references(() => users.id),
+    status: text('status', { enum: ['active', 'closed'] })
+      .notNull()
+      .default('active'),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('centers_project_code_uq').on(t.tenantId, t.projectId, t.code),
+    index('centers_tenant_project_idx').on(t.tenantId, t.projectId),
+    check('centers_status_ck', sql`${t.status} in ('active', 'closed')`),
   ],
 );
 
@@ -361,5 +396,44 @@ export const auditEvents = pgTable(
     uniqueIndex('audit_events_hash_uq').on(t.hash),
     index('audit_events_tenant_at_idx').on(t.tenantId, t.at),
     index('audit_events_entity_idx').on(t.entityType, t.entityId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Join requests: a tenant user asks to join a project; its owner (or a permission.manage holder) decides
+// ---------------------------------------------------------------------------------------------------------------
+
+export const joinRequests = pgTable(
+  'join_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    message: text('message'),
+    status: text('status', { enum: ['pending', 'approved', 'refused'] })
+      .notNull()
+      .default('pending'),
+    reason: text('reason'),
+    roleId: uuid('role_id').references(() => roles.id),
+    centerId: uuid('center_id').references(() => centers.id),
+    decidedBy: uuid('decided_by').references(() => users.id),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    /** One pending request per user and project. */
+    uniqueIndex('join_requests_pending_uq')
+      .on(t.tenantId, t.projectId, t.userId)
+      .where(sql`${t.status} = 'pending'`),
+    index('join_requests_tenant_project_idx').on(t.tenantId, t.projectId, t.createdAt),
+    index('join_requests_user_idx').on(t.userId, t.createdAt),
+    check('join_requests_status_ck', sql`${t.status} in ('pending', 'approved', 'refused')`),
   ],
 );
