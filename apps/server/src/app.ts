@@ -6,6 +6,8 @@ import type { AppConfig } from './config/config';
 import { createDb } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError, ERROR_MESSAGES } from './lib/errors';
+import { registerAuditRoutes } from './modules/audit/audit.routes';
+import { createAuditService } from './modules/audit/audit.service';
 import { registerAuthRoutes, type LoginRateLimit } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { svgCaptchaGenerator, type CaptchaGenerator } from './modules/auth/captcha';
@@ -91,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUserRoutes(app, { users: createUserService({ db, clock, sessions }) });
   registerProjectRoutes(app, { projects: createProjectService({ db, clock, sessions }) });
   registerFileRoutes(app, { files: createFileService({ db, clock, storage }) });
+  registerAuditRoutes(app, { audit: createAuditService({ db }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

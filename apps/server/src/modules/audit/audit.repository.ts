@@ -1,0 +1,144 @@
+import { and, count, desc, eq, gte, lte, max, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { auditEvents, users } from '../../db/schema';
+
+/**
+ * Whose events a caller may read. `projectId` null: every event of the acting tenant. With a project: the events of
+ * that project, i.e. events on the project itself and events whose old or new value names it (`projectId`).
+ *
+ * The audit table has no project column yet; when one lands (written by `audit()` from the session's project), the
+ * project condition should become `project_id = $projectId` (indexed) instead of reading the JSON values.
+ */
+export type AuditScope = { tenantId: string; projectId: string | null };
+
+export type AuditFilter = {
+  actorId?: string;
+  action?: string;
+  entityType?: string;
+  entityId?: string;
+  from?: Date;
+  to?: Date;
+  /** Only events with an id up to this one (stable pages). */
+  maxId?: number;
+};
+
+export type AuditEventRow = {
+  id: number;
+  at: Date;
+  actorId: string | null;
+  actorName: string | null;
+  actorUsername: string | null;
+  action: string;
+  entityType: string;
+  entityId: string | null;
+  oldValue: unknown;
+  newValue: unknown;
+  reason: string | null;
+  requestId: string | null;
+  ip: string | null;
+};
+
+function scopeCondition(scope: AuditScope): SQL {
+  const tenant = eq(auditEvents.tenantId, scope.tenantId);
+  if (scope.projectId === null) return tenant;
+  const p = scope.projectId;
+  const project = or(
+    and(eq(auditEvents.entityType, 'project'), eq(auditEvents.entityId, p)),
+    sql`${auditEvents.newValue} ->> 'projectId' = ${p}`,
+    sql`${auditEvents.oldValue} ->> 'projectId' = ${p}`,
+  );
+  return and(tenant, project) ?? tenant;
+}
+
+function where(scope: AuditScope, f: AuditFilter): SQL {
+  const conditions: SQL[] = [scopeCondition(scope)];
+  if (f.actorId) conditions.push(eq(auditEvents.actorId, f.actorId));
+  if (f.action) conditions.push(eq(auditEvents.action, f.action));
+  if (f.entityType) conditions.push(eq(auditEvents.entityType, f.entityType));
+  if (f.entityId) conditions.push(eq(auditEvents.entityId, f.entityId));
+  if (f.from) conditions.push(gte(auditEvents.at, f.from));
+  if (f.to) conditions.push(lte(auditEvents.at, f.to));
+  if (f.maxId !== undefined) conditions.push(lte(auditEvents.id, f.maxId));
+  return and(...conditions) ?? sql`true`;
+}
+
+/** The newest event id of the scope and filter (the anchor of stable pages), null when there is none. */
+export async function findNewestEventId(db: Executor, scope: AuditScope, f: AuditFilter): Promise<number | null> {
+  const [row] = await db
+    .select({ id: max(auditEvents.id) })
+    .from(auditEvents)
+    .where(where(scope, f));
+  return row?.id ?? null;
+}
+
+export async function countEvents(db: Executor, scope: AuditScope, f: AuditFilter): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(auditEvents).where(where(scope, f));
+  return row?.n ?? 0;
+}
+
+/** One page, newest first (by id: the order of the chain). */
+export async function findEventPage(
+  db: Executor,
+  scope: AuditScope,
+  f: AuditFilter,
+  pageOf: { offset: number; limit: number },
+): Promise<AuditEventRow[]> {
+  return db
+    .select({
+      id: auditEvents.id,
+      at: auditEvents.at,
+      actorId: auditEvents.actorId,
+      actorName: users.name,
+      actorUsername: users.username,
+      action: auditEvents.action,
+      entityType: auditEvents.entityType,
+      entityId: auditEvents.entityId,
+      oldValue: auditEvents.oldValue,
+      newValue: auditEvents.newValue,
+      reason: auditEvents.reason,
+      requestId: auditEvents.requestId,
+      ip: auditEvents.ip,
+    })
+    .from(auditEvents)
+    .leftJoin(users, eq(users.id, auditEvents.actorId))
+    .where(where(scope, f))
+    .orderBy(desc(auditEvents.id))
+    .offset(pageOf.offset)
+    .limit(pageOf.limit);
+}
+
+export type AuditActorRow = { id: string; name: string; username: string };
+
+/** The users who acted in the scope, by name. */
+export async function findActors(db: Executor, scope: AuditScope): Promise<AuditActorRow[]> {
+  const actorIds = db
+    .selectDistinct({ actorId: auditEvents.actorId })
+    .from(auditEvents)
+    .where(scopeCondition(scope))
+    .as('actor_ids');
+  return db
+    .select({ id: users.id, name: users.name, username: users.username })
+    .from(actorIds)
+    .innerJoin(users, eq(users.id, actorIds.actorId))
+    .orderBy(users.name, users.username);
+}
+
+/** The distinct actions and entity types of the scope. */
+export async function findActionsAndEntityTypes(
+  db: Executor,
+  scope: AuditScope,
+): Promise<{ actions: string[]; entityTypes: string[] }> {
+  const [actions, entityTypes] = await Promise.all([
+    db
+      .selectDistinct({ v: auditEvents.action })
+      .from(auditEvents)
+      .where(scopeCondition(scope))
+      .orderBy(auditEvents.action),
+    db
+      .selectDistinct({ v: auditEvents.entityType })
+      .from(auditEvents)
+      .where(scopeCondition(scope))
+      .orderBy(auditEvents.entityType),
+  ]);
+  return { actions: actions.map((r) => r.v), entityTypes: entityTypes.map((r) => r.v) };
+}

@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditOptionsResponse, AuditPageResponse } from '@registry/shared/contracts/audit';
+import { projects, users } from '../../db/schema';
+import { audit } from '../../plugins/audit';
+import { tenantIdOf } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+
+type Body<T = unknown> = { status: number; message: string; data: T };
+
+let t: TestApp;
+let h001: string;
+const project: Record<string, string> = {};
+const user: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  h001 = await tenantIdOf(t.db, 'h001');
+  for (const p of await t.db.select({ id: projects.id, code: projects.code }).from(projects)) project[p.code] = p.id;
+  for (const u of await t.db.select({ id: users.id, username: users.username }).from(users)) user[u.username] = u.id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function enter(username: string, code: string): Promise<string> {
+  const token = await t.login(username, 'Demo@2026');
+  const res = await t.api({
+    method: 'GET',
+    url: '/web-project/change',
+    token,
+    query: { projectId: project[code] ?? '' },
+  });
+  expect(res.statusCode).toBe(200);
+  return token;
+}
+
+const page = (token: string, payload: Record<string, unknown> = {}) =>
+  t.api({ method: 'POST', url: '/audit-event/page', token, payload });
+
+const ctx = (actor: string) => ({
+  actorId: user[actor] ?? null,
+  tenantId: h001,
+  requestId: 'req-test',
+  ip: '10.0.0.1',
+});
+
+describe('POST audit-event/page', () => {
+  it('should answer 403 when the caller lacks audit.view', async () => {
+    const entry = await enter('entry', 'HF-REG');
+    expect((await page(entry)).statusCode).toBe(403);
+    const ownerOutsideProjects = await t.login('owner', 'Demo@2026');
+    const res = await page(ownerOutsideProjects);
+    expect(res.statusCode).toBe(403);
+    expect(res.json<Body>().message).toBe('无权限执行此操作');
+  });
+
+  it("should list only the current project's events, newest first, with Chinese labels and the actor", async () => {
+    await audit(t.db, ctx('owner'), {
+      action: 'center.create',
+      entityType: 'center',
+      entityId: 'c-hf',
+      newValue: { projectId: project['HF-REG'], name: '北京中心' },
+    });
+    await audit(t.db, ctx('owner'), {
+      action: 'center.create',
+      entityType: 'center',
+      entityId: 'c-t2dm',
+      newValue: { projectId: project['T2DM-FU'], name: '上海中心' },
+    });
+    const monitor = await enter('monitor', 'HF-REG');
+    const res = await page(monitor);
+    expect(res.statusCode).toBe(200);
+    const data = res.json<Body<AuditPageResponse>>().data;
+    const entityIds = data.records.map((r) => r.entityId);
+    expect(entityIds).toContain('c-hf');
+    expect(entityIds).toContain(project['HF-REG']);
+    expect(entityIds).not.toContain('c-t2dm');
+    expect(entityIds).not.toContain(project['T2DM-FU']);
+    expect(data.records.map((r) => r.action)).not.toContain('login');
+    const ids = data.records.map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    const center = data.records.find((r) => r.entityId === 'c-hf');
+    expect(center).toMatchObject({
+      actionLabel: '新增分中心',
+      entityLabel: '分中心',
+      actor: { id: user.owner, username: 'owner' },
+      newValue: { name: '北京中心' },
+      requestId: 'req-test',
+      ip: '10.0.0.1',
+    });
+    const enterEvent = data.records.find((r) => r.action === 'project.enter');
+    expect(enterEvent?.actionLabel).toBe('进入项目');
+  });
+
+  it('should keep pages stable when events are written between two pages', async () => {
+    const owner = await enter('owner', 'T2DM-FU');
+    for (let i = 0; i < 5; i++) {
+      await audit(t.db, ctx('owner'), {
+        action: 'member.update',
+        entityType: 'member',
+        entityId: `m${i}`,
+        newValue: { projectId: project['T2DM-FU'] },
+      });
+    }
+    const first = (await page(owner, { current: 1, size: 2 })).json<Body<AuditPageResponse>>().data;
+    expect(first.records.map((r) => r.entityId)).toEqual(['m4', 'm3']);
+    await audit(t.db, ctx('owner'), {
+      action: 'member.update',
+      entityType: 'member',
+      entityId: 'later',
+      newValue: { projectId: project['T2DM-FU'] },
+    });
+    const second = (await page(owner, { current: 2, size: 2, anchorId: first.anchorId })).json<
+      Body<AuditPageResponse>
+    >().data;
+    expect(second.records.map((r) => r.entityId)).toEqual(['m2', 'm1']);
+    expect(second.total).toBe(first.total);
+    const fresh = (await page(owner, { current: 1, size: 2 })).json<Body<AuditPageResponse>>().data;
+    expect(fresh.records[0]?.entityId).toBe('later');
+    expect(fresh.total).toBe(first.total + 1);
+  });
+
+  it('should filter by actor, action, entity and time when the filters are given', async () => {
+    const owner = await enter('owner', 'T2DM-FU');
+    const byAction = (await page(owner, { action: 'member.update', entityId: 'm2' })).json<Body<AuditPageResponse>>();
+    expect(byAction.data.records.map((r) => r.entityId)).toEqual(['m2']);
+    const byEntity = (await page(owner, { entityType: 'project' })).json<Body<AuditPageResponse>>().data;
+    expect(byEntity.records.length).toBeGreaterThan(0);
+    expect(byEntity.records.every((r) => r.entityType === 'project')).toBe(true);
+    const byActor = (await page(owner, { actorId: user.monitor })).json<Body<AuditPageResponse>>().data;
+    expect(byActor.records.every((r) => r.actor?.id === user.monitor)).toBe(true);
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    const none = (await page(owner, { from: future })).json<Body<AuditPageResponse>>().data;
+    expect(none).toMatchObject({ records: [], total: 0, anchorId: null });
+    const past = (await page(owner, { to: '2000-01-01T00:00:00Z' })).json<Body<AuditPageResponse>>().data;
+    expect(past.total).toBe(0);
+  });
+
+  it('should refuse a malformed filter with 400 and a Chinese message', async () => {
+    const owner = await enter('owner', 'T2DM-FU');
+    const res = await page(owner, { from: 'yesterday' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Body>().message).toContain('时间格式不正确');
+  });
+
+  it('should never show a password hash or a token when listing sign-ins and password changes', async () => {
+    const entry = await t.login('entry', 'Demo@2026');
+    await t.api({
+      method: 'POST',
+      url: '/sys-user/change-pwd',
+      token: entry,
+      payload: { password: 'Demo@2026', newPassword: 'Demo@2027x' },
+    });
+    const monitor = await enter('monitor', 'HF-REG');
+    const res = await page(monitor, { size: 200 });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toMatch(/\$argon2/);
+    expect(res.body).not.toContain(monitor);
+    const { rows } = await t.database.pool.query<{ v: string }>(
+      "select coalesce(old_value::text, '') || coalesce(new_value::text, '') as v from audit_events",
+    );
+    expect(rows.map((r) => r.v).join('\n')).not.toMatch(/\$argon2|Demo@2027x/);
+  });
+});
+
+describe('GET audit-event/options', () => {
+  it("should list the project's actors, actions and entity types with Chinese labels", async () => {
+    const owner = await enter('owner', 'HF-REG');
+    const res = await t.api({ method: 'GET', url: '/audit-event/options', token: owner });
+    expect(res.statusCode).toBe(200);
+    const data = res.json<Body<AuditOptionsResponse>>().data;
+    expect(data.actions).toContainEqual({ value: 'center.create', label: '新增分中心' });
+    expect(data.actions).toContainEqual({ value: 'project.enter', label: '进入项目' });
+    expect(data.actions.map((a) => a.value)).not.toContain('member.update');
+    expect(data.entityTypes).toContainEqual({ value: 'project', label: '项目' });
+    expect(data.actors.map((a) => a.username)).toEqual(expect.arrayContaining(['owner', 'monitor']));
+    expect(data.actors.map((a) => a.username)).not.toContain('stat');
+  });
+
+  it('should answer 403 to a member without audit.view', async () => {
+    const nurse = await enter('nurse', 'HF-REG');
+    const res = await t.api({ method: 'GET', url: '/audit-event/options', token: nurse });
+    expect(res.statusCode).toBe(403);
+  });
+});
