@@ -1,10 +1,12 @@
-// Bundles the server into dist/main.js: our own code and @registry/shared are bundled (shared is TypeScript
-// source), every other package stays external and is loaded from node_modules at run time.
+// Bundles the server into dist/main.js and the audit verification command into dist/audit-verify.js: our own code
+// and @registry/shared are bundled (shared is TypeScript source), every other package stays external and is loaded
+// from node_modules at run time.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  // dist/main.js (the server) and dist/audit-verify.js (`node dist/audit-verify.js`: the audit-chain check)
+  entryPoints: { main: 'src/main.ts', 'audit-verify': 'scripts/audit-verify.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',
