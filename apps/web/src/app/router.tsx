@@ -17,6 +17,12 @@ const PAGES: Readonly<Record<string, LazyPage>> = {
   '/404': () => import('../components/not-found-page').then((m) => m.NotFoundPage),
   '/person/project': () => import('../features/project/components/project-list-page').then((m) => m.ProjectListPage),
   '/home': () => import('../features/project/components/home-page').then((m) => m.HomePage),
+  '/person/project-manage': () =>
+    import('../features/project/components/project-manage-page').then((m) => m.ProjectManagePage),
+  '/person/sub-project-manage': () =>
+    import('../features/project/components/sub-project-manage-page').then((m) => m.SubProjectManagePage),
+  '/manage/sub-center': () => import('../features/center/components/center-page').then((m) => m.CenterPage),
+  '/manage/permissions': () => import('../features/member/components/permissions-page').then((m) => m.PermissionsPage),
 };
 
 const LAYOUTS: Readonly<Record<Exclude<LayoutName, 'none'>, LazyPage>> = {
@@ -26,6 +32,22 @@ const LAYOUTS: Readonly<Record<Exclude<LayoutName, 'none'>, LazyPage>> = {
 
 function pageRoute(entry: RouteEntry): RouteObject {
   const page = PAGES[entry.path];
+  const codes = entry.permissions;
+  if (page && codes) {
+    return {
+      path: entry.path,
+      lazy: async () => {
+        const [Page, { RequirePermission }] = await Promise.all([page(), import('./require-permission')]);
+        return {
+          Component: () => (
+            <RequirePermission codes={codes}>
+              <Page />
+            </RequirePermission>
+          ),
+        };
+      },
+    };
+  }
   if (page) return { path: entry.path, lazy: async () => ({ Component: await page() }) };
   return {
     path: entry.path,

@@ -3,6 +3,8 @@
  * (`src/app/router.tsx`); the home page lists it. `ready: false` pages show the "under construction" state until the
  * issue that builds them lands.
  */
+import { PERMISSIONS as P, type PermissionCode } from '@registry/shared/permissions';
+
 export type LayoutName = 'none' | 'person' | 'main';
 
 export type RouteEntry = {
@@ -11,6 +13,8 @@ export type RouteEntry = {
   title: string;
   layout: LayoutName;
   ready: boolean;
+  /** The page opens only for holders of one of these codes; others see the 403 result. */
+  permissions?: readonly PermissionCode[];
 };
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -18,8 +22,20 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: '/404', title: '页面不存在', layout: 'none', ready: true },
 
   { path: '/person/project', title: '项目列表', layout: 'person', ready: true },
-  { path: '/person/project-manage', title: '项目管理', layout: 'person', ready: false },
-  { path: '/person/sub-project-manage', title: '子项目管理', layout: 'person', ready: false },
+  {
+    path: '/person/project-manage',
+    title: '项目管理',
+    layout: 'person',
+    ready: true,
+    permissions: [P.projectManage, P.projectCreate, P.tenantManage],
+  },
+  {
+    path: '/person/sub-project-manage',
+    title: '子项目管理',
+    layout: 'person',
+    ready: true,
+    permissions: [P.projectManage, P.projectCreate],
+  },
   { path: '/person/equity', title: '我的权益', layout: 'person', ready: false },
   { path: '/person/order', title: '我的订单', layout: 'person', ready: false },
   { path: '/manage/database', title: '数据库', layout: 'person', ready: false },
@@ -31,8 +47,20 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: '/manage/followup', title: '随访管理', layout: 'person', ready: false },
   { path: '/manage/fix-followup-plan', title: '固定随访计划', layout: 'person', ready: false },
   { path: '/manage/followup/config', title: '随访配置', layout: 'person', ready: false },
-  { path: '/manage/permissions', title: '权限管理', layout: 'person', ready: false },
-  { path: '/manage/sub-center', title: '分中心管理', layout: 'person', ready: false },
+  {
+    path: '/manage/permissions',
+    title: '权限管理',
+    layout: 'person',
+    ready: true,
+    permissions: [P.permissionManage, P.auditView],
+  },
+  {
+    path: '/manage/sub-center',
+    title: '分中心管理',
+    layout: 'person',
+    ready: true,
+    permissions: [P.centerManage],
+  },
   { path: '/manage/random', title: '随机分组', layout: 'person', ready: false },
   { path: '/manage/random/view', title: '随机分组查看', layout: 'person', ready: false },
 

@@ -134,4 +134,25 @@ describe('AppHeader', () => {
     expect(await screen.findByRole('dialog', { name: '设置密码' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByLabelText('原密码')).not.toBeInTheDocument());
   });
+
+  it('should show the acting tenant when a system administrator has switched into a hospital', async () => {
+    setToken('tok');
+    serveUser({
+      ...buildUserInfo({ tenantCode: 'demo1' }),
+      homeTenantCode: 'sys',
+      tenantName: '示例第一人民医院',
+    } as ReturnType<typeof buildUserInfo>);
+    renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
+    expect(await screen.findByText('当前租户：示例第一人民医院')).toBeInTheDocument();
+  });
+
+  it('should show no tenant tag when the user is in their home tenant', async () => {
+    setToken('tok');
+    serveUser({ ...buildUserInfo(), homeTenantCode: 'renji', tenantName: '仁济医院' } as ReturnType<
+      typeof buildUserInfo
+    >);
+    renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
+    await screen.findByText('张伟');
+    expect(screen.queryByText(/当前租户/)).not.toBeInTheDocument();
+  });
 });

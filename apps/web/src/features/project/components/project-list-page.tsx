@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Card, Col, Empty, Input, Row, Segmented, Skeleton, Statistic, Typography } from 'antd';
+import { Alert, Button, Card, Col, Empty, Input, Row, Segmented, Skeleton, Space, Statistic, Typography } from 'antd';
+import { UsergroupAddOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import type { ProjectVO } from '@registry/shared/contracts/project';
 import { useAppStore } from '../../../lib/stores/app-store';
@@ -7,6 +8,7 @@ import { useProjectStore } from '../../../lib/stores/project-store';
 import { useChangeProject } from '../api/change-project';
 import { useProjectCount } from '../api/get-project-count';
 import { useProjectList, type ProjectScope } from '../api/list-projects';
+import { JoinProjectDialog } from './join-project-dialog';
 import { ProjectCard } from './project-card';
 import './project-list-page.css';
 
@@ -33,6 +35,7 @@ export function ProjectListPage() {
   const setProjectVOs = useAppStore((s) => s.setProjectVOs);
   const selectProject = useProjectStore((s) => s.selectProject);
   const [entering, setEntering] = useState<string | null>(null);
+  const [joining, setJoining] = useState(false);
 
   useEffect(() => {
     if (!list.data) return;
@@ -64,15 +67,21 @@ export function ProjectListPage() {
         <Typography.Title level={4} style={{ margin: 0 }}>
           我的项目
         </Typography.Title>
-        <Input.Search
-          placeholder="搜索项目名称或编号"
-          aria-label="搜索项目"
-          allowClear
-          enterButton="搜索"
-          style={{ width: 360 }}
-          onSearch={(value) => setKeyword(value)}
-        />
+        <Space wrap>
+          <Input.Search
+            placeholder="搜索项目名称或编号"
+            aria-label="搜索项目"
+            allowClear
+            enterButton="搜索"
+            style={{ width: 360 }}
+            onSearch={(value) => setKeyword(value)}
+          />
+          <Button icon={<UsergroupAddOutlined />} onClick={() => setJoining(true)}>
+            搜索加入
+          </Button>
+        </Space>
       </div>
+      <JoinProjectDialog open={joining} onClose={() => setJoining(false)} />
       <Row gutter={16} className="project-counts">
         {(
           [

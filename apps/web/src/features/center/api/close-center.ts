@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CenterIdRequest } from '@registry/shared/contracts/center';
+import { request } from '../../../lib/request';
+
+/** `POST project-center/close`: the center takes no new patients or members. */
+export function closeCenter(body: CenterIdRequest): Promise<unknown> {
+  return request<unknown>({ method: 'post', url: '/project-center/close', data: body });
+}
+
+export function useCloseCenter() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: closeCenter,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['project-center'] }),
+  });
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { UserIdRequest } from '@registry/shared/contracts/user';
+import { request } from '../../../lib/request';
+
+/** `POST sys-user/disable {userId}`: the sessions of the account end at once. */
+export function disableUser(body: UserIdRequest): Promise<unknown> {
+  return request<unknown>({ method: 'post', url: '/sys-user/disable', data: body });
+}
+
+export function useDisableUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: disableUser,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['project-member'] }),
+  });
+}

@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { Button, Result, Spin } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import type { CurrentProject } from '@registry/shared/contracts/project';
+import { request } from './request';
+import { useProjectStore } from './stores/project-store';
+
+/**
+ * The `/manage/*` pages work on the session's current project. This makes the stored project (localStorage
+ * `projectId`) current on the server once per page load — a new sign-in starts without one — and asks the user to pick
+ * a project when none is stored.
+ */
+export function ProjectScope({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const projectId = useProjectStore((s) => s.projectId);
+  const ensured = useQuery({
+    queryKey: ['web-project', 'ensure-current', projectId],
+    enabled: Boolean(projectId),
+    staleTime: Infinity,
+    retry: false,
+    queryFn: () => request<CurrentProject>({ method: 'get', url: '/web-project/change', params: { projectId } }),
+  });
+  const pick = (
+    <Button type="primary" onClick={() => navigate('/person/project')}>
+      去选择项目
+    </Button>
+  );
+  if (!projectId)
+    return (
+      <Result status="info" title="请先选择项目" subTitle="该页面管理当前项目的数据，请先进入一个项目。" extra={pick} />
+    );
+  if (ensured.isPending) {
+    return (
+      <div style={{ padding: 48, textAlign: 'center' }}>
+        <Spin size="large" />
+      </div>
+    );
+  }
+  if (ensured.isError)
+    return (
+      <Result status="warning" title="无法进入当前项目" subTitle="项目可能已不存在或您已不是其成员。" extra={pick} />
+    );
+  return <>{children}</>;
+}
