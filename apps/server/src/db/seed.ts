@@ -1,10 +1,22 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { MENU_DEFINITIONS } from '@registry/shared/menu';
+import { PERMISSIONS as P } from '@registry/shared/permissions';
 import { BUILT_IN_ROLES } from '@registry/shared/roles';
 import { SYS_TENANT_CODE } from '@registry/shared/constants';
 import { hashPassword } from '../lib/password';
 import type { Db, Executor } from './client';
-import { departments, menuItems, organisations, projectMembers, projects, roles, tenants, users } from './schema';
+import {
+  centers,
+  departments,
+  joinRequests,
+  menuItems,
+  organisations,
+  projectMembers,
+  projects,
+  roles,
+  tenants,
+  users,
+} from './schema';
 
 /**
  * Reference data every installation needs, brought up to date at every start: the built-in roles and the menu rows.
@@ -36,10 +48,11 @@ export async function seedReferenceData(db: Db): Promise<void> {
 export const DEMO_ACCOUNTS = [
   { username: 'admin', password: 'Admin@2026', role: '系统管理员（sys 租户）' },
   { username: 'owner', password: 'Demo@2026', role: '机构管理员，两个项目的项目负责人' },
-  { username: 'entry', password: 'Demo@2026', role: '数据录入员（心力衰竭注册登记研究）' },
+  { username: 'entry', password: 'Demo@2026', role: '数据录入员（心力衰竭注册登记研究，示例第一人民医院中心）' },
+  { username: 'entry2', password: 'Demo@2026', role: '数据录入员（心力衰竭注册登记研究，示例第二人民医院中心）' },
   { username: 'nurse', password: 'Demo@2026', role: '随访护士（心力衰竭注册登记研究）' },
   { username: 'monitor', password: 'Demo@2026', role: '监查员（两个项目）' },
-  { username: 'stat', password: 'Demo@2026', role: '统计师（2型糖尿病随访队列）' },
+  { username: 'stat', password: 'Demo@2026', role: '统计师（2型糖尿病随访队列；待审核的心衰研究加入申请）' },
   { username: 'newdoc', password: 'Init@2026', role: '数据录入员，首次登录须设置密码' },
   { username: 'personal', password: 'Demo@2026', role: '个人版用户' },
 ] as const;
@@ -75,15 +88,16 @@ export async function seedDemo(db: Db): Promise<boolean> {
       .onConflictDoNothing()
       .returning();
     if (!sys || !h001 || !p001) return false; // another process seeded at the same moment
-    const [sysOrg, hospital, personalOrg] = await tx
+    const [sysOrg, hospital, personalOrg, secondHospital] = await tx
       .insert(organisations)
       .values([
         { tenantId: sys.id, name: '平台运营中心' },
         { tenantId: h001.id, name: '示例第一人民医院' },
         { tenantId: p001.id, name: '个人版-李医生' },
+        { tenantId: h001.id, name: '示例第二人民医院' },
       ])
       .returning();
-    if (!sysOrg || !hospital || !personalOrg) throw new Error('organisation seed failed');
+    if (!sysOrg || !hospital || !personalOrg || !secondHospital) throw new Error('organisation seed failed');
     const [ops, cardio, endo] = await tx
       .insert(departments)
       .values([
@@ -124,6 +138,15 @@ export async function seedDemo(db: Db): Promise<boolean> {
           name: '张录入',
           phone: '13800000002',
           passwordHash: passwords.entry,
+          tenantRoleCode: BUILT_IN_ROLES.tenantMember.code,
+        },
+        {
+          tenantId: h001.id,
+          organisationId: secondHospital.id,
+          username: 'entry2',
+          name: '孙录入',
+          phone: '13800000003',
+          passwordHash: passwords.entry2,
           tenantRoleCode: BUILT_IN_ROLES.tenantMember.code,
         },
         {
@@ -232,18 +255,81 @@ export async function seedDemo(db: Db): Promise<boolean> {
       monitor: await builtInRoleId(tx, BUILT_IN_ROLES.monitor.code),
       stat: await builtInRoleId(tx, BUILT_IN_ROLES.statistician.code),
     };
-    const member = (projectId: string, tenantId: string, user: string, roleId: string) => ({
+    const [hfMain, hfSecond, t2dmMain, personalMain] = await tx
+      .insert(centers)
+      .values([
+        {
+          tenantId: h001.id,
+          projectId: hf.id,
+          organisationId: hospital.id,
+          code: 'C01',
+          name: '示例第一人民医院',
+          leadUserId: id('owner'),
+          isDefault: true,
+        },
+        {
+          tenantId: h001.id,
+          projectId: hf.id,
+          organisationId: secondHospital.id,
+          code: 'C02',
+          name: '示例第二人民医院',
+        },
+        {
+          tenantId: h001.id,
+          projectId: t2dm.id,
+          organisationId: hospital.id,
+          code: 'C01',
+          name: '示例第一人民医院',
+          leadUserId: id('owner'),
+          isDefault: true,
+        },
+        {
+          tenantId: p001.id,
+          projectId: personalProject.id,
+          organisationId: personalOrg.id,
+          code: 'C01',
+          name: '个人版-李医生',
+          isDefault: true,
+        },
+      ])
+      .returning();
+    if (!hfMain || !hfSecond || !t2dmMain || !personalMain) throw new Error('center seed failed');
+    await tx.insert(roles).values({
+      tenantId: h001.id,
+      projectId: hf.id,
+      code: 'qc',
+      name: '质控员',
+      scope: 'project',
+      builtIn: false,
+      permissions: [P.home, P.patientList, P.followupList, P.multicenterView, P.auditView],
+    });
+    await tx.insert(joinRequests).values({
+      tenantId: h001.id,
+      projectId: hf.id,
+      userId: id('stat'),
+      message: '申请参与心衰研究的数据分析',
+    });
+
+    const member = (
+      projectId: string,
+      tenantId: string,
+      user: string,
+      roleId: string,
+      centerId: string | null = null,
+    ) => ({
       tenantId,
       projectId,
       userId: id(user),
       roleId,
+      centerId,
     });
     await tx
       .insert(projectMembers)
       .values([
         member(hf.id, h001.id, 'owner', role.owner),
         member(t2dm.id, h001.id, 'owner', role.owner),
-        member(hf.id, h001.id, 'entry', role.entry),
+        member(hf.id, h001.id, 'entry', role.entry, hfMain.id),
+        member(hf.id, h001.id, 'entry2', role.entry, hfSecond.id),
         member(hf.id, h001.id, 'nurse', role.nurse),
         member(hf.id, h001.id, 'monitor', role.monitor),
         member(t2dm.id, h001.id, 'monitor', role.monitor),

@@ -19,6 +19,22 @@ export const FIELD_LABELS: Record<string, string> = {
   newPassword: '新密码',
   purpose: '用途',
   access_token: '访问令牌',
+  code: '编码',
+  diseaseArea: '疾病领域',
+  description: '描述',
+  status: '状态',
+  parentId: '上级项目',
+  message: '申请说明',
+  roleId: '角色',
+  centerId: '中心',
+  reason: '原因',
+  organisationId: '所属机构',
+  leadUserId: '负责人',
+  permissions: '权限',
+  departmentName: '科室',
+  userId: '用户',
+  current: '页码',
+  size: '每页条数',
 };
 
 export function labelOf(path: readonly PropertyKey[]): string {

@@ -126,11 +126,12 @@ export async function findProjectRole(
   tenantId: string,
   projectId: string,
   userId: string,
-): Promise<{ name: string; permissions: string[] } | undefined> {
+): Promise<{ name: string; permissions: string[]; centerId: string | null } | undefined> {
   const rows = await db
     .select({
       name: roles.name,
       permissions: roles.permissions,
+      centerId: projectMembers.centerId,
       direct: sql<boolean>`${projectMembers.projectId} = ${projectId}`,
     })
     .from(projectMembers)
@@ -146,5 +147,5 @@ export async function findProjectRole(
     );
   const direct = rows.find((r) => r.direct);
   const chosen = direct ?? rows[0];
-  return chosen ? { name: chosen.name, permissions: chosen.permissions } : undefined;
+  return chosen ? { name: chosen.name, permissions: chosen.permissions, centerId: chosen.centerId } : undefined;
 }

@@ -28,6 +28,8 @@ export type AuthContext = {
   tenantName: string;
   tenantType: 'SYSTEM' | 'HOSPITAL' | 'PERSONAL';
   projectId: string | null;
+  /** The center of the caller's membership in the current project; null = all centers (or no project). */
+  centerId: string | null;
   tenantPermissions: string[];
   projectPermissions: string[];
   /** Tenant and current-project codes together: what route permissions are checked against. */
@@ -79,10 +81,13 @@ export function createSessionService(deps: { db: Db; clock: Clock; config: Sessi
     const tenantPermissions = await findTenantRolePermissions(db, row.homeTenantId, row.tenantRoleCode);
     const isSysAdmin = row.homeTenantCode === SYS_TENANT_CODE && tenantPermissions.includes(PERMISSIONS.sysTenant);
     let projectPermissions: string[] = [];
+    let centerId: string | null = null;
     if (row.projectId) {
       const role = await findProjectRole(db, row.tenantId, row.projectId, row.userId);
-      if (role) projectPermissions = role.permissions;
-      else if (isSysAdmin) projectPermissions = [...BUILT_IN_ROLES.projectOwner.permissions];
+      if (role) {
+        projectPermissions = role.permissions;
+        centerId = role.centerId;
+      } else if (isSysAdmin) projectPermissions = [...BUILT_IN_ROLES.projectOwner.permissions];
     }
     return {
       sessionId: row.sessionId,
@@ -95,6 +100,7 @@ export function createSessionService(deps: { db: Db; clock: Clock; config: Sessi
       tenantName: row.tenantName,
       tenantType: row.tenantType,
       projectId: row.projectId,
+      centerId,
       tenantPermissions,
       projectPermissions,
       permissions: [...new Set([...tenantPermissions, ...projectPermissions])],

@@ -5,6 +5,7 @@ import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext, SessionService } from '../auth/session.service';
 import { findUserById } from '../user/user.repository';
+import { firstOrganisation } from './project-manage.repository';
 import { presentCurrentProject, presentProject } from './project.presenter';
 import { findProjectInTenant, findVisibleProjects } from './project.repository';
 
@@ -36,6 +37,11 @@ export function createProjectService(deps: { db: Db; clock: Clock; sessions: Ses
       const all = await visible(auth, keyword);
       const projectVOs =
         scope === 'owned' ? all.filter((p) => p.owned) : scope === 'joined' ? all.filter((p) => !p.owned) : all;
+      if (auth.tenantId !== auth.homeTenantId) {
+        // A system administrator switched into a tenant: the header names the acting tenant's hospital.
+        const hospital = await firstOrganisation(db, auth.tenantId);
+        return { departmentName: '', hospitalName: hospital?.name ?? auth.tenantName, projectVOs };
+      }
       return { departmentName: user?.departmentName ?? '', hospitalName: user?.hospitalName ?? '', projectVOs };
     },
 

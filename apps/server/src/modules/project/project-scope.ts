@@ -1,0 +1,112 @@
+import { and, eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import type { Executor } from '../../db/client';
+import { projectMembers, projects, roles } from '../../db/schema';
+import { AppError, ERROR_MESSAGES } from '../../lib/errors';
+import type { AuthContext } from '../auth/session.service';
+
+/**
+ * The scope of a call in the current project, from the session only: tenant, the current project, the project whose
+ * centers, roles and members apply (the parent for a sub-project) and the member's center (null = all centers).
+ */
+export type ProjectScope = {
+  tenantId: string;
+  userId: string;
+  projectId: string;
+  /** The top-level project: a sub-project shares its parent's centers, roles and members. */
+  rootProjectId: string;
+  centerId: string | null;
+  permissions: readonly string[];
+};
+
+/** The current project's scope, or 404 '请先选择项目' when the session has none (or it is no longer visible). */
+export async function requireProjectScope(db: Executor, auth: AuthContext): Promise<ProjectScope> {
+  if (!auth.projectId) throw new AppError(404, ERROR_MESSAGES.noCurrentProject);
+  const [row] = await db
+    .select({ id: projects.id, parentId: projects.parentId })
+    .from(projects)
+    .where(and(eq(projects.tenantId, auth.tenantId), eq(projects.id, auth.projectId)))
+    .limit(1);
+  if (!row) throw new AppError(404, ERROR_MESSAGES.noCurrentProject);
+  return {
+    tenantId: auth.tenantId,
+    userId: auth.userId,
+    projectId: row.id,
+    rootProjectId: row.parentId ?? row.id,
+    centerId: auth.centerId,
+    permissions: auth.projectPermissions,
+  };
+}
+
+/**
+ * THE center rule: a membership with a center sees only rows of that center. Returns the SQL condition over the
+ * row's center column (undefined = no restriction). Every repository of center-owned rows (members, patients, ...)
+ * adds it to its WHERE.
+ */
+export function centerCondition(scope: Pick<ProjectScope, 'centerId'>, centerColumn: AnyColumn): SQL | undefined {
+  return scope.centerId ? eq(centerColumn, scope.centerId) : undefined;
+}
+
+/** True when the scope spans all centers (may create centers, assign any center). */
+export function spansAllCenters(scope: Pick<ProjectScope, 'centerId'>): boolean {
+  return scope.centerId === null;
+}
+
+/** The caller's rights on one project of the acting tenant (not necessarily the current one). */
+export type ProjectRights = {
+  project: { id: string; code: string; name: string; parentId: string | null; ownerId: string; status: string };
+  isOwner: boolean;
+  isMember: boolean;
+  permissions: string[];
+  /** Owner, a member holding `permission.manage`, a member with the tenant's `project.manage`, or sys acting here. */
+  canManage: boolean;
+};
+
+/**
+ * The project (top-level or sub-project) in the acting tenant with the caller's rights, or undefined when it does not
+ * exist in this tenant (callers answer 404 exactly as for a missing id).
+ */
+export async function findProjectRights(
+  db: Executor,
+  auth: AuthContext,
+  projectId: string,
+): Promise<ProjectRights | undefined> {
+  const [project] = await db
+    .select({
+      id: projects.id,
+      code: projects.code,
+      name: projects.name,
+      parentId: projects.parentId,
+      ownerId: projects.ownerId,
+      status: projects.status,
+    })
+    .from(projects)
+    .where(and(eq(projects.tenantId, auth.tenantId), eq(projects.id, projectId)))
+    .limit(1);
+  if (!project) return undefined;
+  const memberOf = project.parentId ?? project.id;
+  const [membership] = await db
+    .select({ permissions: roles.permissions, code: roles.code })
+    .from(projectMembers)
+    .innerJoin(roles, eq(roles.id, projectMembers.roleId))
+    .where(
+      and(
+        eq(projectMembers.tenantId, auth.tenantId),
+        eq(projectMembers.projectId, memberOf),
+        eq(projectMembers.userId, auth.userId),
+      ),
+    )
+    .limit(1);
+  const sysActing = auth.isSysAdmin && auth.tenantId !== auth.homeTenantId;
+  const isOwner = project.ownerId === auth.userId || membership?.code === 'project_owner';
+  const permissions = membership?.permissions ?? [];
+  const canManage =
+    isOwner ||
+    sysActing ||
+    permissions.includes(PERMISSIONS.permissionManage) ||
+    (membership !== undefined && auth.tenantPermissions.includes(PERMISSIONS.projectManage));
+  return { project, isOwner, isMember: membership !== undefined, permissions, canManage };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string): boolean => UUID.test(value);
