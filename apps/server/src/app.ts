@@ -18,6 +18,8 @@ import { registerFileRoutes } from './modules/file/file.routes';
 import { createFileService } from './modules/file/file.service';
 import { registerMenuRoutes } from './modules/menu/menu.routes';
 import { createMenuService } from './modules/menu/menu.service';
+import { registerCenterRoutes } from './modules/center/center.routes';
+import { createCenterService } from './modules/center/center.service';
 import { registerProjectManageRoutes } from './modules/project/project-manage.routes';
 import { createProjectManageService } from './modules/project/project-manage.service';
 import { registerProjectRoutes } from './modules/project/project.routes';
@@ -95,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUserRoutes(app, { users: createUserService({ db, clock, sessions }) });
   registerProjectRoutes(app, { projects: createProjectService({ db, clock, sessions }) });
   registerProjectManageRoutes(app, { manage: createProjectManageService({ db, clock }) });
+  registerCenterRoutes(app, { centers: createCenterService({ db, clock }) });
   registerFileRoutes(app, { files: createFileService({ db, clock, storage }) });
   registerAuditRoutes(app, { audit: createAuditService({ db }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });

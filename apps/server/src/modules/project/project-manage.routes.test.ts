@@ -29,9 +29,10 @@ const builtInRole = async (code: string) => {
 
 beforeAll(async () => {
   t = await createTestApp();
-  [owner, entry, stat, nurse] = await Promise.all(
-    ['owner', 'entry', 'stat', 'nurse'].map((u) => t.login(u, 'Demo@2026')),
-  );
+  owner = await t.login('owner', 'Demo@2026');
+  entry = await t.login('entry', 'Demo@2026');
+  stat = await t.login('stat', 'Demo@2026');
+  nurse = await t.login('nurse', 'Demo@2026');
   hfId = await projectId('HF-REG');
   t2dmId = await projectId('T2DM-FU');
   const other = await buildTenant(t.db);

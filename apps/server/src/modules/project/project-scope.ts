@@ -27,7 +27,8 @@ export async function requireProjectScope(db: Executor, auth: AuthContext): Prom
     .from(projects)
     .where(and(eq(projects.tenantId, auth.tenantId), eq(projects.id, auth.projectId)))
     .limit(1);
-  if (!row) throw new AppError(404, ERROR_MESSAGES.noCurrentProject);
+  // A member removed since entering the project (no role left) is treated as having no current project.
+  if (!row || auth.projectPermissions.length === 0) throw new AppError(404, ERROR_MESSAGES.noCurrentProject);
   return {
     tenantId: auth.tenantId,
     userId: auth.userId,
