@@ -18,8 +18,13 @@ import { registerFileRoutes } from './modules/file/file.routes';
 import { createFileService } from './modules/file/file.service';
 import { registerMenuRoutes } from './modules/menu/menu.routes';
 import { createMenuService } from './modules/menu/menu.service';
+import { registerAccountRoutes } from './modules/account/account.routes';
+import { createAccountService } from './modules/account/account.service';
 import { registerCenterRoutes } from './modules/center/center.routes';
 import { createCenterService } from './modules/center/center.service';
+import { createMemberService } from './modules/permission/member.service';
+import { registerPermissionRoutes } from './modules/permission/permission.routes';
+import { createRoleService } from './modules/permission/role.service';
 import { registerProjectManageRoutes } from './modules/project/project-manage.routes';
 import { createProjectManageService } from './modules/project/project-manage.service';
 import { registerProjectRoutes } from './modules/project/project.routes';
@@ -98,6 +103,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerProjectRoutes(app, { projects: createProjectService({ db, clock, sessions }) });
   registerProjectManageRoutes(app, { manage: createProjectManageService({ db, clock }) });
   registerCenterRoutes(app, { centers: createCenterService({ db, clock }) });
+  registerPermissionRoutes(app, {
+    roles: createRoleService({ db, clock }),
+    members: createMemberService({ db, clock }),
+  });
+  registerAccountRoutes(app, { accounts: createAccountService({ db, clock, sessions }) });
   registerFileRoutes(app, { files: createFileService({ db, clock, storage }) });
   registerAuditRoutes(app, { audit: createAuditService({ db }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });

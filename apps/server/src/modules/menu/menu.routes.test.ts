@@ -52,6 +52,7 @@ describe('GET auth/menu', () => {
       '/manage/followup/config',
       '/manage/permissions',
       '/manage/sub-center',
+      '/manage/permissions?tab=audit',
       '/manage/random',
     ]);
     expect(data.permissions).not.toContain('database.config');

@@ -382,7 +382,7 @@ export async function findAssignableRole(db: Executor, tenantId: string, rootPro
 
 export async function findProjectCenter(db: Executor, tenantId: string, rootProjectId: string, centerId: string) {
   const [row] = await db
-    .select({ id: centers.id, name: centers.name, status: centers.status })
+    .select({ id: centers.id, name: centers.name, status: centers.status, organisationId: centers.organisationId })
     .from(centers)
     .where(and(eq(centers.tenantId, tenantId), eq(centers.projectId, rootProjectId), eq(centers.id, centerId)))
     .limit(1);
