@@ -11,6 +11,7 @@ describe('audit labels', () => {
   it('should compose a label from the verb and the entity when the action is not in the table', () => {
     expect(auditActionLabel('center.lock')).toBe('锁定分中心');
     expect(auditActionLabel('patient.import')).toBe('导入患者');
+    expect(auditActionLabel('join-request.delete')).toBe('删除加入申请');
   });
 
   it('should fall back to the code when neither the action nor its parts are known', () => {

@@ -91,10 +91,15 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'project.create': '创建项目',
   'project.update': '修改项目',
   'project.archive': '归档项目',
+  'project.restore': '恢复项目',
+  'project.status': '修改项目状态',
   'project.delete': '删除项目',
   'project.join.request': '申请加入项目',
   'project.join.approve': '同意加入申请',
   'project.join.refuse': '拒绝加入申请',
+  'join-request.create': '申请加入项目',
+  'join-request.approve': '同意加入申请',
+  'join-request.refuse': '拒绝加入申请',
   'join_request.create': '申请加入项目',
   'join_request.approve': '同意加入申请',
   'join_request.refuse': '拒绝加入申请',
@@ -109,6 +114,9 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'center.create': '新增分中心',
   'center.update': '修改分中心',
   'center.delete': '删除分中心',
+  'center.close': '关闭分中心',
+  'center.reopen': '重新启用分中心',
+  'organisation.create': '新增机构',
   'member.create': '添加成员',
   'member.add': '添加成员',
   'member.update': '修改成员',
@@ -136,6 +144,7 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
   project: '项目',
   sub_project: '子项目',
   join_request: '加入申请',
+  organisation: '机构',
   center: '分中心',
   member: '项目成员',
   project_member: '项目成员',
@@ -180,7 +189,7 @@ export function auditActionLabel(action: string): string {
   const dot = action.lastIndexOf('.');
   if (dot > 0) {
     const verb = VERB_LABELS[action.slice(dot + 1)];
-    const entity = AUDIT_ENTITY_LABELS[action.slice(0, dot)];
+    const entity = AUDIT_ENTITY_LABELS[action.slice(0, dot).replace(/-/g, '_')];
     if (verb && entity) return `${verb}${entity}`;
   }
   return action;

@@ -1,14 +1,20 @@
-import { and, count, desc, eq, gte, lte, max, or, sql, type SQL } from 'drizzle-orm';
+import { and, type AnyColumn, count, desc, eq, gte, isNotNull, lte, max, or, sql, type SQL } from 'drizzle-orm';
+import { alias, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import { auditEvents, users } from '../../db/schema';
 
 /**
  * Whose events a caller may read. `projectId` null: every event of the acting tenant. With a project: the events of
- * that project, i.e. events on the project itself and events whose old or new value names it (`projectId`).
+ * that project, i.e. events on the project itself, events whose old or new value names it (`projectId`, as creations
+ * write it), and the later events of an entity whose earlier event named it (a center's update or close after its
+ * creation in the project).
  *
  * The audit table has no project column yet; when one lands (written by `audit()` from the session's project), the
  * project condition should become `project_id = $projectId` (indexed) instead of reading the JSON values.
  */
+const earlier = alias(auditEvents, 'earlier');
+const db0 = new QueryBuilder();
+
 export type AuditScope = { tenantId: string; projectId: string | null };
 
 export type AuditFilter = {
@@ -42,10 +48,16 @@ function scopeCondition(scope: AuditScope): SQL {
   const tenant = eq(auditEvents.tenantId, scope.tenantId);
   if (scope.projectId === null) return tenant;
   const p = scope.projectId;
+  const namesProject = (t: { newValue: AnyColumn; oldValue: AnyColumn }) =>
+    sql`(${t.newValue} ->> 'projectId' = ${p} or ${t.oldValue} ->> 'projectId' = ${p})`;
+  const lineage = db0
+    .select({ entityType: earlier.entityType, entityId: earlier.entityId })
+    .from(earlier)
+    .where(and(eq(earlier.tenantId, scope.tenantId), isNotNull(earlier.entityId), namesProject(earlier)));
   const project = or(
     and(eq(auditEvents.entityType, 'project'), eq(auditEvents.entityId, p)),
-    sql`${auditEvents.newValue} ->> 'projectId' = ${p}`,
-    sql`${auditEvents.oldValue} ->> 'projectId' = ${p}`,
+    namesProject(auditEvents),
+    sql`(${auditEvents.entityType}, ${auditEvents.entityId}) in (${lineage})`,
   );
   return and(tenant, project) ?? tenant;
 }

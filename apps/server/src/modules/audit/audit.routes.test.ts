@@ -67,6 +67,14 @@ describe('POST audit-event/page', () => {
       entityId: 'c-t2dm',
       newValue: { projectId: project['T2DM-FU'], name: '上海中心' },
     });
+    for (const entityId of ['c-hf', 'c-t2dm'])
+      await audit(t.db, ctx('owner'), {
+        action: 'center.close',
+        entityType: 'center',
+        entityId,
+        oldValue: { status: 'active' },
+        newValue: { status: 'closed' },
+      });
     const monitor = await enter('monitor', 'HF-REG');
     const res = await page(monitor);
     expect(res.statusCode).toBe(200);
@@ -79,7 +87,7 @@ describe('POST audit-event/page', () => {
     expect(data.records.map((r) => r.action)).not.toContain('login');
     const ids = data.records.map((r) => r.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    const center = data.records.find((r) => r.entityId === 'c-hf');
+    const center = data.records.find((r) => r.entityId === 'c-hf' && r.action === 'center.create');
     expect(center).toMatchObject({
       actionLabel: '新增分中心',
       entityLabel: '分中心',
@@ -88,6 +96,8 @@ describe('POST audit-event/page', () => {
       requestId: 'req-test',
       ip: '10.0.0.1',
     });
+    // a later event of an entity created in the project belongs to the project too
+    expect(data.records.filter((r) => r.action === 'center.close').map((r) => r.entityId)).toEqual(['c-hf']);
     const enterEvent = data.records.find((r) => r.action === 'project.enter');
     expect(enterEvent?.actionLabel).toBe('进入项目');
   });
