@@ -20,6 +20,8 @@ import { registerMenuRoutes } from './modules/menu/menu.routes';
 import { createMenuService } from './modules/menu/menu.service';
 import { registerAccountRoutes } from './modules/account/account.routes';
 import { createAccountService } from './modules/account/account.service';
+import { registerTenantRoutes } from './modules/tenant/tenant.routes';
+import { createTenantService } from './modules/tenant/tenant.service';
 import { registerCenterRoutes } from './modules/center/center.routes';
 import { createCenterService } from './modules/center/center.service';
 import { createMemberService } from './modules/permission/member.service';
@@ -108,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     members: createMemberService({ db, clock }),
   });
   registerAccountRoutes(app, { accounts: createAccountService({ db, clock, sessions }) });
+  registerTenantRoutes(app, { tenants: createTenantService({ db, clock }) });
   registerFileRoutes(app, { files: createFileService({ db, clock, storage }) });
   registerAuditRoutes(app, { audit: createAuditService({ db }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
