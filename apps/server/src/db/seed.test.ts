@@ -14,7 +14,16 @@ afterAll(async () => {
 
 describe('seed', () => {
   it('should seed the demo data only once and keep reference data without duplicates', async () => {
-    const tables = ['tenants', 'users', 'projects', 'project_members', 'roles', 'menu_items'];
+    const tables = [
+      'tenants',
+      'users',
+      'projects',
+      'project_members',
+      'roles',
+      'menu_items',
+      'centers',
+      'join_requests',
+    ];
     const before = await Promise.all(tables.map((name) => countRows(t, name)));
     expect(await seedDemo(t.db)).toBe(false);
     await seedReferenceData(t.db);
@@ -82,5 +91,40 @@ describe('seed', () => {
       const info = await t.api({ method: 'GET', url: '/sys-user/user-info', token });
       expect(info.json<Body<{ username: string }>>().data.username).toBe(username);
     }
+  });
+
+  it('should give HF-REG two centers, entry and entry2 one each, a pending join request from stat and the 质控员 role', async () => {
+    const owner = await t.login('owner', 'Demo@2026');
+    const list = (await t.api({ method: 'POST', url: '/web-project/list', token: owner, payload: {} })).json<
+      Body<{ projectVOs: { id: string; projectCode: string }[] }>
+    >();
+    const hf = list.data.projectVOs.find((p) => p.projectCode === 'HF-REG');
+    await t.api({ method: 'GET', url: `/web-project/change?projectId=${hf?.id}`, token: owner });
+    const centers = (await t.api({ method: 'GET', url: '/project-center/list', token: owner })).json<
+      Body<{ name: string; isDefault: boolean }[]>
+    >();
+    expect(centers.data.map((c) => [c.name, c.isDefault])).toEqual([
+      ['示例第一人民医院', true],
+      ['示例第二人民医院', false],
+    ]);
+    const members = (await t.api({ method: 'POST', url: '/project-member/page', token: owner, payload: {} })).json<
+      Body<{ records: { username: string; centerName: string | null; roleName: string }[] }>
+    >();
+    const byName = Object.fromEntries(members.data.records.map((m) => [m.username, m]));
+    expect(byName.entry).toMatchObject({ centerName: '示例第一人民医院', roleName: '数据录入员' });
+    expect(byName.entry2).toMatchObject({ centerName: '示例第二人民医院', roleName: '数据录入员' });
+    const roles = (await t.api({ method: 'GET', url: '/project-role/list', token: owner })).json<
+      Body<{ name: string; builtIn: boolean }[]>
+    >();
+    expect(roles.data.filter((r) => !r.builtIn).map((r) => r.name)).toEqual(['质控员']);
+    const requests = (
+      await t.api({
+        method: 'POST',
+        url: '/web-project/join-request/page',
+        token: owner,
+        payload: { status: 'pending' },
+      })
+    ).json<Body<{ records: { username: string; projectCode: string }[] }>>();
+    expect(requests.data.records).toEqual([expect.objectContaining({ username: 'stat', projectCode: 'HF-REG' })]);
   });
 });
