@@ -126,7 +126,6 @@ export function CenterFormDialog({
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
-      forceRender
     >
       <Form form={form} layout="vertical" onFinish={(values) => void submit(values)}>
         <Form.Item

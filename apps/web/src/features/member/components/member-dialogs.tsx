@@ -106,7 +106,6 @@ export function AddMemberDialog({
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
-      forceRender
     >
       <Segmented<Mode>
         block
@@ -220,7 +219,6 @@ export function EditMemberDialog({ member, onClose }: { member: MemberVO | null;
       confirmLoading={update.isPending}
       onOk={() => form.submit()}
       onCancel={onClose}
-      forceRender
     >
       <Form form={form} layout="vertical" onFinish={(values) => void submit(values)}>
         <Form.Item name="roleId" label="角色" rules={[{ required: true, message: '请选择角色' }]}>

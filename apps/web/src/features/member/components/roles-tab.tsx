@@ -75,7 +75,6 @@ function RoleDialog({ open, role, onClose }: { open: boolean; role: RoleVO | nul
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
-      forceRender
     >
       <Form
         form={form}

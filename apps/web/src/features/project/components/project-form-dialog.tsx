@@ -69,7 +69,6 @@ export function ProjectFormDialog({ open, project, parent, onClose }: ProjectFor
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
-      forceRender
     >
       <Form
         form={form}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { JoinRequestVO } from '@registry/shared/contracts/join-request';
+import { server } from '../../../test/server';
+import { apiUrl, http, ok } from '../../../test/api';
+import { renderRoute } from '../../../test/router';
+import { chooseOption } from '../../../test/select';
+import { setToken } from '../../../lib/token';
+import { useProjectStore } from '../../../lib/stores/project-store';
+import { JoinRequestPanel } from './join-request-panel';
+
+const pending: JoinRequestVO = {
+  id: 'jr-1',
+  projectId: 'p-1',
+  projectCode: 'HF-REG',
+  projectName: '心力衰竭注册登记研究',
+  userId: 'u-2',
+  username: 'liuna',
+  userName: '刘娜',
+  departmentName: '心血管内科',
+  message: '负责本院病例录入',
+  status: 'pending',
+  reason: null,
+  roleName: null,
+  createdAt: '2026-11-20T02:00:00.000Z',
+  decidedAt: null,
+  decidedByName: null,
+};
+
+const role = (id: string, name: string) => ({ id, code: id, name, builtIn: true, permissions: [], memberCount: 0 });
+const center = (id: string, name: string) => ({
+  id,
+  code: id,
+  name,
+  organisationId: 'o-1',
+  organisationName: '示例第一人民医院',
+  leadUserId: null,
+  leadName: null,
+  status: 'active' as const,
+  isDefault: false,
+  memberCount: 0,
+  createdAt: '2026-11-01T00:00:00.000Z',
+});
+
+function serveRequests() {
+  server.use(
+    http.post(apiUrl('/web-project/join-request/page'), () =>
+      ok({ records: [pending], total: 1, current: 1, size: 10 }),
+    ),
+    http.get(apiUrl('/web-project/change'), () =>
+      ok({ id: 'p-1', projectName: '心力衰竭注册登记研究', projectCode: 'HF-REG', subProject: false }),
+    ),
+    http.get(apiUrl('/project-role/list'), () => ok([role('r-owner', '项目负责人'), role('r-entry', '数据录入员')])),
+    http.get(apiUrl('/project-center/list'), () => ok([center('c-1', '华东分中心'), center('c-2', '华北分中心')])),
+  );
+}
+
+describe('JoinRequestPanel', { timeout: 60_000 }, () => {
+  it('should approve with the chosen role and center when 同意 is confirmed', async () => {
+    setToken('tok');
+    serveRequests();
+    const bodies: unknown[] = [];
+    server.use(
+      http.post(apiUrl('/web-project/join-request/approve'), async ({ request }) => {
+        bodies.push(await request.json());
+        return ok(null);
+      }),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderRoute(<JoinRequestPanel />, { path: '/person/project-manage', at: '/person/project-manage' });
+    await user.click(await screen.findByRole('button', { name: '同意 刘娜' }));
+    const dialog = await screen.findByRole('dialog', { name: '同意加入申请' });
+    await chooseOption(user, '角色', '数据录入员');
+    await chooseOption(user, '中心', '华东分中心（c-1）');
+    await user.click(within(dialog).getByRole('button', { name: /同\s*意/ }));
+    await waitFor(() => expect(bodies).toEqual([{ id: 'jr-1', roleId: 'r-entry', centerId: 'c-1' }]));
+    expect(useProjectStore.getState().projectId).toBe('p-1');
+  });
+
+  it('should send the reason when a request is refused', async () => {
+    setToken('tok');
+    serveRequests();
+    const bodies: unknown[] = [];
+    server.use(
+      http.post(apiUrl('/web-project/join-request/refuse'), async ({ request }) => {
+        bodies.push(await request.json());
+        return ok(null);
+      }),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderRoute(<JoinRequestPanel />, { path: '/person/project-manage', at: '/person/project-manage' });
+    await user.click(await screen.findByRole('button', { name: '拒绝 刘娜' }));
+    const dialog = await screen.findByRole('dialog', { name: '拒绝加入申请' });
+    await user.click(within(dialog).getByRole('button', { name: /拒\s*绝/ }));
+    expect(await within(dialog).findByText('请输入拒绝原因')).toBeInTheDocument();
+    fireEvent.change(within(dialog).getByLabelText('拒绝原因'), { target: { value: '非本研究科室' } });
+    await user.click(within(dialog).getByRole('button', { name: /拒\s*绝/ }));
+    await waitFor(() => expect(bodies).toEqual([{ id: 'jr-1', reason: '非本研究科室' }]));
+  });
+});
