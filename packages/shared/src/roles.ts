@@ -74,6 +74,8 @@ export const BUILT_IN_ROLES = {
       P.randomAssign,
       P.multicenterView,
       P.centerManage,
+      /** Members of their own center only (the center rule), never roles above their own. */
+      P.permissionManage,
     ],
   },
   dataEntry: {

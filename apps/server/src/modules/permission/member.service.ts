@@ -56,9 +56,11 @@ export type MemberService = ReturnType<typeof createMemberService>;
 export function createMemberService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
+  /** A role of the project that the manager may grant: never one holding a permission the manager lacks. */
   async function role(scope: ProjectScope, roleId: string) {
     const row = await findAssignableRole(db, scope.tenantId, scope.rootProjectId, roleId);
     if (!row) throw new AppError(404, M.roleNotFound);
+    if (!row.permissions.every((p) => scope.permissions.includes(p))) throw new AppError(403, M.roleAboveOwn);
     return row;
   }
 

@@ -343,4 +343,46 @@ describe('project members', () => {
       .where(and(eq(auditEvents.entityId, entryRow?.id ?? ''), eq(auditEvents.action, 'member.remove')));
     expect(event?.oldValue).toMatchObject({ centerId: c02 });
   });
+
+  it("should let a center lead manage only their center's members and never grant a role above their own", async () => {
+    const leadRole = await roleId('center_lead');
+    const leadUser = await buildUser(t.db, h001);
+    await t.db
+      .insert(projectMembers)
+      .values({ tenantId: h001, projectId: hfId, userId: leadUser.id, roleId: leadRole, centerId: c01 });
+    const token = await t.login(leadUser.username, leadUser.password);
+    await enter(token, hfId);
+    const names = (await pageMembers(token)).data.records.map((m) => m.username);
+    expect(names).toContain(leadUser.username);
+    expect(names).not.toContain('entry2');
+    const [monitor] = await t.db.select().from(users).where(eq(users.username, 'monitor'));
+    const grantOwner = await t.api({
+      method: 'POST',
+      url: '/project-member/account',
+      token,
+      payload: { username: 'sneaky_owner', name: '越权', roleId: await roleId('project_owner'), centerId: c01 },
+    });
+    expect(grantOwner.statusCode).toBe(403);
+    expect(grantOwner.json<Body>().message).toBe('不能授予超出自身权限的角色');
+    const otherCenter = await t.api({
+      method: 'POST',
+      url: '/project-member',
+      token,
+      payload: { userId: monitor?.id, roleId: await roleId('viewer'), centerId: c02 },
+    });
+    expect(otherCenter.statusCode).toBe(404);
+    const t2dm = await one(t.db.select().from(projects).where(eq(projects.code, 'T2DM-FU')));
+    const t2dmCenter = await one(t.db.select().from(centers).where(eq(centers.projectId, t2dm.id)));
+    const viewer = await roleId('viewer');
+    const add = (centerId: string) =>
+      t.api({
+        method: 'POST',
+        url: '/project-member',
+        token: owner,
+        payload: { userId: monitor?.id, roleId: viewer, centerId },
+      });
+    const foreignCenter = await add(t2dmCenter.id);
+    expect(foreignCenter.statusCode).toBe(404);
+    sameAs(foreignCenter, await add(randomUUID()));
+  });
 });

@@ -364,7 +364,13 @@ export async function pageManageableJoinRequests(
 /** A role usable in the project: a built-in project role, or a custom role of the project. */
 export async function findAssignableRole(db: Executor, tenantId: string, rootProjectId: string, roleId: string) {
   const [row] = await db
-    .select({ id: roles.id, code: roles.code, name: roles.name, builtIn: roles.builtIn })
+    .select({
+      id: roles.id,
+      code: roles.code,
+      name: roles.name,
+      builtIn: roles.builtIn,
+      permissions: roles.permissions,
+    })
     .from(roles)
     .where(
       and(

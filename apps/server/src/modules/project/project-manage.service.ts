@@ -129,7 +129,7 @@ export function createProjectManageService(deps: { db: Db; clock: Clock; project
     const rights = await findProjectRights(db, auth, request.projectId);
     if (!rights?.canManage) throw new AppError(404, M.joinRequestNotFound);
     if (request.status !== 'pending') throw new AppError(409, M.joinRequestDecided);
-    return request;
+    return { request, rights };
   }
 
   return {
@@ -339,9 +339,17 @@ export function createProjectManageService(deps: { db: Db; clock: Clock; project
     },
 
     async approve(auth: AuthContext, input: JoinRequestApprove, ctx: AuditContext): Promise<JoinRequestVO> {
-      const request = await decidable(auth, input.id);
+      const { request, rights } = await decidable(auth, input.id);
       const role = await findAssignableRole(db, auth.tenantId, request.projectId, input.roleId);
       if (!role) throw new AppError(404, M.roleNotFound);
+      // The same rules as adding a member: no role above one's own, a center-scoped manager only to their center.
+      if (!role.permissions.every((p) => rights.permissions.includes(p))) throw new AppError(403, M.roleAboveOwn);
+      if (rights.centerId !== null && input.centerId !== rights.centerId) {
+        throw new AppError(
+          input.centerId === null ? 403 : 404,
+          input.centerId === null ? ERROR_MESSAGES.forbidden : M.centerNotFound,
+        );
+      }
       if (input.centerId) {
         const center = await findProjectCenter(db, auth.tenantId, request.projectId, input.centerId);
         if (!center) throw new AppError(404, M.centerNotFound);
@@ -386,7 +394,7 @@ export function createProjectManageService(deps: { db: Db; clock: Clock; project
     },
 
     async refuse(auth: AuthContext, input: JoinRequestRefuse, ctx: AuditContext): Promise<JoinRequestVO> {
-      const request = await decidable(auth, input.id);
+      const { request } = await decidable(auth, input.id);
       const now = clock.now();
       await db.transaction(async (tx) => {
         const decided = await decideJoinRequest(tx, request.id, {

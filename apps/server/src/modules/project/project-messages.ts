@@ -29,4 +29,5 @@ export const MANAGE_MESSAGES = {
   selfDisable: '不能停用自己的账号',
   tenantCodeTaken: '租户编码已存在',
   personalQuota: '个人版项目数量已达上限',
+  roleAboveOwn: '不能授予超出自身权限的角色',
 } as const;

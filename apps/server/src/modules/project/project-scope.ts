@@ -1,5 +1,6 @@
 import { and, eq, type AnyColumn, type SQL } from 'drizzle-orm';
 import { PERMISSIONS } from '@registry/shared/permissions';
+import { BUILT_IN_ROLES } from '@registry/shared/roles';
 import type { Executor } from '../../db/client';
 import { projectMembers, projects, roles } from '../../db/schema';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
@@ -58,6 +59,9 @@ export type ProjectRights = {
   project: { id: string; code: string; name: string; parentId: string | null; ownerId: string; status: string };
   isOwner: boolean;
   isMember: boolean;
+  /** The membership's center (null = all centers or no membership). */
+  centerId: string | null;
+  /** Project permissions the caller may grant (all of a project owner's for a system administrator acting here). */
   permissions: string[];
   /** Owner, a member holding `permission.manage`, a member with the tenant's `project.manage`, or sys acting here. */
   canManage: boolean;
@@ -87,7 +91,7 @@ export async function findProjectRights(
   if (!project) return undefined;
   const memberOf = project.parentId ?? project.id;
   const [membership] = await db
-    .select({ permissions: roles.permissions, code: roles.code })
+    .select({ permissions: roles.permissions, code: roles.code, centerId: projectMembers.centerId })
     .from(projectMembers)
     .innerJoin(roles, eq(roles.id, projectMembers.roleId))
     .where(
@@ -100,13 +104,20 @@ export async function findProjectRights(
     .limit(1);
   const sysActing = auth.isSysAdmin && auth.tenantId !== auth.homeTenantId;
   const isOwner = project.ownerId === auth.userId || membership?.code === 'project_owner';
-  const permissions = membership?.permissions ?? [];
+  const permissions = sysActing ? [...BUILT_IN_ROLES.projectOwner.permissions] : (membership?.permissions ?? []);
   const canManage =
     isOwner ||
     sysActing ||
     permissions.includes(PERMISSIONS.permissionManage) ||
     (membership !== undefined && auth.tenantPermissions.includes(PERMISSIONS.projectManage));
-  return { project, isOwner, isMember: membership !== undefined, permissions, canManage };
+  return {
+    project,
+    isOwner,
+    isMember: membership !== undefined,
+    centerId: membership?.centerId ?? null,
+    permissions,
+    canManage,
+  };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
