@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { server } from '../test/server';
+import { apiUrl, http, ok } from '../test/api';
+import { renderRoute } from '../test/router';
+import { setToken } from '../lib/token';
+import { RequirePermission } from './require-permission';
+
+function serveMenu(permissions: string[]) {
+  server.use(http.get(apiUrl('/auth/menu'), () => ok({ menus: [], permissions })));
+}
+
+describe('RequirePermission', { timeout: 60_000 }, () => {
+  it('should show the 403 result instead of the page when the user lacks every listed code', async () => {
+    setToken('tok');
+    serveMenu(['home.view', 'patient.list']);
+    renderRoute(
+      <RequirePermission codes={['center.manage']}>
+        <p>分中心列表</p>
+      </RequirePermission>,
+      { path: '/manage/sub-center', at: '/manage/sub-center' },
+    );
+    expect(await screen.findByText('无权限访问该页面')).toBeInTheDocument();
+    expect(screen.queryByText('分中心列表')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /返回项目列表/ })).toBeInTheDocument();
+  });
+
+  it('should render the page when the menu answer grants one of the codes', async () => {
+    setToken('tok');
+    serveMenu(['center.manage']);
+    renderRoute(
+      <RequirePermission codes={['center.manage']}>
+        <p>分中心列表</p>
+      </RequirePermission>,
+      { path: '/manage/sub-center', at: '/manage/sub-center' },
+    );
+    expect(await screen.findByText('分中心列表')).toBeInTheDocument();
+    expect(screen.queryByText('无权限访问该页面')).not.toBeInTheDocument();
+  });
+});
