@@ -155,6 +155,14 @@ describe('PUT web-project and POST web-project/status', () => {
     expect((await status('archived')).statusCode).toBe(200);
     const [child] = await t.db.select().from(projects).where(eq(projects.id, sub.id));
     expect(child?.status).toBe('archived');
+    const restoreChild = await t.api({
+      method: 'POST',
+      url: '/web-project/status',
+      token: owner,
+      payload: { id: sub.id, status: 'active' },
+    });
+    expect(restoreChild.statusCode).toBe(409);
+    expect(restoreChild.json<Body>().message).toBe('上级项目已归档，请先恢复上级项目');
     const edit = await t.api({ method: 'PUT', url: '/web-project', token: owner, payload: { id: vo.id, name: '改' } });
     expect(edit.statusCode).toBe(409);
     expect((await status('active')).statusCode).toBe(200);
@@ -287,6 +295,52 @@ describe('search4join and join requests', () => {
       status: 'refused',
       reason: '本研究暂不需要统计师',
     });
+  });
+});
+
+describe('join requests decided by a center lead', () => {
+  it('should let a center lead approve only into their own center with a role within their own', async () => {
+    const [h001] = await t.db.select().from(projects).where(eq(projects.id, hfId));
+    const tenantId = h001?.tenantId ?? '';
+    const hfCenters = await t.db.select().from(centers).where(eq(centers.projectId, hfId));
+    const c01 = hfCenters.find((c) => c.code === 'C01')?.id ?? '';
+    const c02 = hfCenters.find((c) => c.code === 'C02')?.id ?? '';
+    const leadUser = await buildUser(t.db, tenantId);
+    await t.db.insert(projectMembers).values({
+      tenantId,
+      projectId: hfId,
+      userId: leadUser.id,
+      roleId: await builtInRole('center_lead'),
+      centerId: c02,
+    });
+    const lead = await t.login(leadUser.username, leadUser.password);
+    const asker = await buildUser(t.db, tenantId);
+    const askerToken = await t.login(asker.username, asker.password);
+    const asked = await t.api({
+      method: 'POST',
+      url: '/web-project/join-request',
+      token: askerToken,
+      payload: { projectId: hfId },
+    });
+    const id = asked.json<Body<{ id: string }>>().data.id;
+    const approve = (roleId: string, centerId: string | null) =>
+      t.api({
+        method: 'POST',
+        url: '/web-project/join-request/approve',
+        token: lead,
+        payload: { id, roleId, centerId },
+      });
+    expect((await approve(await builtInRole('viewer'), null)).statusCode).toBe(403);
+    expect((await approve(await builtInRole('viewer'), c01)).statusCode).toBe(404);
+    const owner = await approve(await builtInRole('project_owner'), c02);
+    expect(owner.statusCode).toBe(403);
+    expect(owner.json<Body>().message).toBe('不能授予超出自身权限的角色');
+    expect((await approve(await builtInRole('viewer'), c02)).statusCode).toBe(200);
+    const [membership] = await t.db
+      .select()
+      .from(projectMembers)
+      .where(and(eq(projectMembers.projectId, hfId), eq(projectMembers.userId, asker.id)));
+    expect(membership?.centerId).toBe(c02);
   });
 });
 

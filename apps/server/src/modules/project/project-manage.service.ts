@@ -242,6 +242,10 @@ export function createProjectManageService(deps: { db: Db; clock: Clock; project
       if (!before) throw notFound();
       const allowed: readonly string[] = PROJECT_STATUS_TRANSITIONS[before.status];
       if (!allowed.includes(input.status)) throw new AppError(409, M.badTransition);
+      if (before.parentId !== null && before.status === 'archived') {
+        const parent = await findFullProject(db, auth.tenantId, before.parentId);
+        if (parent?.status === 'archived') throw new AppError(409, M.parentArchived);
+      }
       const now = clock.now();
       await db.transaction(async (tx) => {
         await updateProject(tx, auth.tenantId, before.id, { status: input.status, updatedAt: now });

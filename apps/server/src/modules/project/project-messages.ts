@@ -2,7 +2,7 @@
 export const MANAGE_MESSAGES = {
   projectCodeTaken: '项目编码已存在',
   noGrandchildren: '子项目下不能再创建子项目',
-  parentArchived: '上级项目已归档，不能创建子项目',
+  parentArchived: '上级项目已归档，请先恢复上级项目',
   badTransition: '不允许的状态变更',
   projectArchived: '项目已归档，不能修改',
   joinPending: '已提交加入申请，请等待审核',
