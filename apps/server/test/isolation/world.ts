@@ -51,7 +51,10 @@ export type TenantWorld = {
   c2: string;
   c3: string;
   customRole: string;
+  /** A pending join request of the outsider to P1. */
   joinRequest: string;
+  /** The membership row of the viewer in P1. */
+  viewerMembership: string;
   file: string;
 };
 
@@ -158,10 +161,18 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
   await member(p1, c2Entry.id, BUILT_IN_ROLES.dataEntry.code, c2);
   await member(p2, members.monitor.id, BUILT_IN_ROLES.monitor.code, null);
 
+  await db
+    .insert(joinRequests)
+    .values({ tenantId: tenant.id, projectId: p2, userId: outsider.id, message: '申请加入' });
   const [request] = await db
     .insert(joinRequests)
-    .values({ tenantId: tenant.id, projectId: p2, userId: outsider.id, message: '申请加入' })
+    .values({ tenantId: tenant.id, projectId: p1, userId: outsider.id, message: '申请加入' })
     .returning({ id: joinRequests.id });
+  const [viewerMembership] = await db
+    .select({ id: projectMembers.id })
+    .from(projectMembers)
+    .where(eq(projectMembers.userId, members.viewer.id));
+  if (!viewerMembership) throw new Error('membership missing');
   await db
     .insert(joinRequests)
     .values({ tenantId: tenant.id, projectId: p1, userId: c2Entry.id, centerId: c2, status: 'refused' });
@@ -201,6 +212,7 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
     c3,
     customRole: custom.id,
     joinRequest: request.id,
+    viewerMembership: viewerMembership.id,
     file: file.id,
   };
 }
