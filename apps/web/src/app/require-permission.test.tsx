@@ -4,6 +4,8 @@ import { server } from '../test/server';
 import { apiUrl, http, ok } from '../test/api';
 import { renderRoute } from '../test/router';
 import { setToken } from '../lib/token';
+import { useMenuStore } from '../lib/stores/menu-store';
+import { useProjectStore } from '../lib/stores/project-store';
 import { RequirePermission } from './require-permission';
 
 function serveMenu(permissions: string[]) {
@@ -36,5 +38,27 @@ describe('RequirePermission', { timeout: 60_000 }, () => {
     );
     expect(await screen.findByText('分中心列表')).toBeInTheDocument();
     expect(screen.queryByText('无权限访问该页面')).not.toBeInTheDocument();
+  });
+
+  it('should render the page and store the codes when only the current project menu grants them', async () => {
+    setToken('tok');
+    useProjectStore
+      .getState()
+      .selectProject({ projectCode: 'HF', projectId: 'p-1', projectName: '心衰', subProject: false });
+    server.use(
+      http.get(apiUrl('/auth/menu'), ({ request }) =>
+        new URL(request.url).searchParams.get('groupCode') === 'project'
+          ? ok({ menus: [], permissions: ['center.manage'] })
+          : ok({ menus: [], permissions: ['project.list'] }),
+      ),
+    );
+    renderRoute(
+      <RequirePermission codes={['center.manage']}>
+        <p>分中心列表</p>
+      </RequirePermission>,
+      { path: '/manage/sub-center', at: '/manage/sub-center' },
+    );
+    expect(await screen.findByText('分中心列表')).toBeInTheDocument();
+    expect(useMenuStore.getState().permissions).toEqual(expect.arrayContaining(['center.manage', 'project.list']));
   });
 });

@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Button, Result, Spin } from 'antd';
 import { useNavigate } from 'react-router';
 import { MENU_GROUPS } from '@registry/shared/constants';
 import { useMenu } from '../features/menu/api/get-menu';
 import { hasAnyPermission } from '../lib/permission';
 import { useMenuStore } from '../lib/stores/menu-store';
+import { useProjectStore } from '../lib/stores/project-store';
 
 export const FORBIDDEN_TITLE = '无权限访问该页面';
 
@@ -26,13 +27,25 @@ export function ForbiddenResult() {
 }
 
 /**
- * Renders a page only when the user holds one of `codes`, judged on the personal menu's answer (which carries the
- * permissions of the current project) and the stored permissions; a 403 result otherwise.
+ * Renders a page only when the user holds one of `codes`, judged on the menu answers — the personal group (tenant
+ * codes) and, with a project selected, the project group (that project's codes) — and the stored permissions; a 403
+ * result otherwise.
  */
 export function RequirePermission({ codes, children }: { codes: readonly string[]; children: ReactNode }) {
+  const hasProject = Boolean(useProjectStore((s) => s.projectId));
   const menu = useMenu(MENU_GROUPS.person);
+  const projectMenu = useMenu(MENU_GROUPS.project, hasProject);
   const stored = useMenuStore((s) => s.permissions);
-  if (menu.isPending) {
+  const setProjectMenu = useMenuStore((s) => s.setProjectMenu);
+  const personCodes = menu.data?.permissions;
+  const project = projectMenu.data;
+
+  // The page's own gates (<Permission>) read the store: keep it in step with the project's current answer.
+  useEffect(() => {
+    if (project && personCodes) setProjectMenu(project.menus, [...project.permissions, ...personCodes]);
+  }, [project, personCodes, setProjectMenu]);
+
+  if (menu.isPending || (hasProject && projectMenu.isPending)) {
     return (
       <div style={{ padding: 48, textAlign: 'center' }}>
         <Spin tip="加载中…" size="large">
@@ -41,6 +54,6 @@ export function RequirePermission({ codes, children }: { codes: readonly string[
       </div>
     );
   }
-  const held = menu.data ? [...stored, ...menu.data.permissions] : stored;
+  const held = [...stored, ...(menu.data?.permissions ?? []), ...(projectMenu.data?.permissions ?? [])];
   return hasAnyPermission(held, codes) ? <>{children}</> : <ForbiddenResult />;
 }

@@ -7,10 +7,11 @@ export function getMenu(groupCode: string): Promise<MenuResponse> {
 }
 
 /** Fetched each time the layout that needs the group appears. */
-export function useMenu(groupCode: string) {
+export function useMenu(groupCode: string, enabled = true) {
   return useQuery({
     queryKey: ['auth', 'menu', groupCode],
     queryFn: () => getMenu(groupCode),
+    enabled,
     staleTime: 0,
     gcTime: 0,
   });
