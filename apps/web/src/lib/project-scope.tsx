@@ -8,8 +8,8 @@ import { useProjectStore } from './stores/project-store';
 
 /**
  * The `/manage/*` pages work on the session's current project. This makes the stored project (localStorage
- * `projectId`) current on the server once per page load — a new sign-in starts without one — and asks the user to pick
- * a project when none is stored.
+ * `projectId`) current on the server when the session has another one or none (a new sign-in starts without one), and
+ * asks the user to pick a project when none is stored.
  */
 export function ProjectScope({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
@@ -19,7 +19,12 @@ export function ProjectScope({ children }: { children: ReactNode }) {
     enabled: Boolean(projectId),
     staleTime: Infinity,
     retry: false,
-    queryFn: () => request<CurrentProject>({ method: 'get', url: '/web-project/change', params: { projectId } }),
+    queryFn: async () => {
+      // Entering a project is audited: only when the session's current project is another one (or none).
+      const current = await request<CurrentProject>({ method: 'get', url: '/web-project/current' }).catch(() => null);
+      if (current?.id === projectId) return current;
+      return request<CurrentProject>({ method: 'get', url: '/web-project/change', params: { projectId } });
+    },
   });
   const pick = (
     <Button type="primary" onClick={() => navigate('/person/project')}>

@@ -118,7 +118,7 @@ export function AuditTab() {
         loading={events.isFetching}
         dataSource={events.data?.records ?? []}
         locale={{ emptyText: '暂无操作日志' }}
-        scroll={{ x: 1100 }}
+        scroll={{ x: 1300 }}
         pagination={{
           current,
           pageSize: PAGE_SIZE,
@@ -135,7 +135,7 @@ export function AuditTab() {
           {
             title: '操作人',
             dataIndex: 'actor',
-            width: 120,
+            width: 140,
             render: (actor: AuditEventVO['actor']) => (actor ? `${actor.name}（${actor.username}）` : '—'),
           },
           { title: '操作', dataIndex: 'actionLabel', width: 120 },
@@ -157,11 +157,13 @@ export function AuditTab() {
           {
             title: '变更前',
             key: 'before',
+            width: 220,
             render: (_: unknown, e) => <Changes changes={diffValues(e.oldValue, e.newValue)} side="before" />,
           },
           {
             title: '变更后',
             key: 'after',
+            width: 220,
             render: (_: unknown, e) => <Changes changes={diffValues(e.oldValue, e.newValue)} side="after" />,
           },
           { title: 'IP', dataIndex: 'ip', width: 120, render: (v: string | null) => v ?? '—' },

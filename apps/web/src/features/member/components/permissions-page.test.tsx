@@ -68,6 +68,9 @@ function serveProject(permissions: string[] = ['permission.manage', 'audit.view'
     .getState()
     .selectProject({ projectCode: 'HF-REG', projectId: 'p-1', projectName: '心衰登记', subProject: false });
   server.use(
+    http.get(apiUrl('/web-project/current'), () =>
+      ok({ id: 'p-1', projectName: '心衰登记', projectCode: 'HF-REG', subProject: false }),
+    ),
     http.get(apiUrl('/web-project/change'), () =>
       ok({ id: 'p-1', projectName: '心衰登记', projectCode: 'HF-REG', subProject: false }),
     ),
