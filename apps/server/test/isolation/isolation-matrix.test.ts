@@ -34,6 +34,13 @@ import {
  * - tenant B's rows (count and hash of each table) are the same after the run.
  */
 
+/** Permissions only the system administrator holds (tenant list and creation): cross-tenant by design. */
+const SYS_ONLY: ReadonlySet<string> = new Set(
+  BUILT_IN_ROLES.sysAdmin.permissions.filter(
+    (p) => !(BUILT_IN_ROLES.tenantAdmin.permissions as readonly string[]).includes(p),
+  ),
+);
+
 type Answer = { code: number; status?: number; message?: string; data?: unknown; contentType?: string };
 type Leak = { scenario: string; route: string; position: string; kind: string; got: Answer; nonExistent: Answer };
 type Cell = { replays: number; leaks: number; weak: number };
@@ -69,10 +76,10 @@ function mark(route: RouteCase, scenario: string, value: string) {
 }
 
 function printMatrix() {
-  const scenarios = ['tenant', 'sys→A', 'project', 'center', 'roles 403', 'no token', 'own id'];
+  const scenarios = ['tenant', 'sys→A', 'project', 'center', 'lists', 'roles 403', 'no token', 'own id'];
   const width = Math.max(...[...matrix.keys()].map((k) => k.length));
   const lines = [
-    `isolation matrix: ${matrix.size} routes × ${scenarios.length} scenarios (n = replays, ✓ = identical to a non-existent id, ✗ = leak, ~ = contract-blocked request; own id: positions where A's own id answers differently from a non-existent one)`,
+    `isolation matrix: ${matrix.size} routes × ${scenarios.length} scenarios (n = replays, ✓ = identical to a non-existent id, ✗ = leak, ~ = contract-blocked request; lists: tenant/sys→A/project/center viewers, · = by design; own id: positions where A's own id answers differently from a non-existent one)`,
     `${'route'.padEnd(width)} | ${scenarios.map((s) => s.padEnd(10)).join(' | ')}`,
     ...[...matrix.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
@@ -253,6 +260,64 @@ describe('isolation matrix', () => {
       expect(scenarioLeaks('center')).toEqual([]);
     },
   );
+
+  /**
+   * Reads without an id (lists, pages, options, counts): what A's sessions get back must not carry a single id of B,
+   * of P2 (for P1's owner) or of C2's rows (for C1's lead).
+   */
+  it('should list nothing of another tenant, project or center on any read call', { timeout: 300_000 }, async () => {
+    const isRead = (route: RouteCase) =>
+      (route.method === 'GET' && !route.url.endsWith('/auth/change')) ||
+      (route.method === 'POST' && /\/(list|page|options|count|search4join)(\/|$)/.test(route.url));
+    const bIds = [
+      { kind: 'tenants', id: B.tenantId },
+      ...(await idsWhere(t.database.pool, 'tenant_id', B.tenantId, 1000)),
+    ];
+    const notJoin = (f: ForeignId) => f.kind !== 'join_requests';
+    const viewers = [
+      { who: 'tenant', token: await sessionIn(A.owner.username, WORLD_PASSWORD, A.p1), foreign: bIds },
+      { who: 'sys→A', token: await sessionIn('admin', 'Admin@2026', A.p1, A.tenantCode), foreign: bIds },
+      {
+        who: 'project',
+        token: await sessionIn(A.p1Owner.username, WORLD_PASSWORD, A.p1),
+        foreign: [
+          { kind: 'projects', id: A.p2 },
+          ...(await idsWhere(t.database.pool, 'project_id', A.p2, 1000)),
+        ].filter(notJoin),
+      },
+      {
+        who: 'center',
+        token: await sessionIn(A.members.centerLead.username, WORLD_PASSWORD, A.p1),
+        foreign: (await idsWhere(t.database.pool, 'center_id', A.c2, 1000)).filter(notJoin),
+      },
+    ];
+    const found: string[] = [];
+    const resolve = resolverOf(A);
+    for (const route of cases) {
+      if (route.public || !isRead(route)) continue;
+      const cells: string[] = [];
+      for (const v of viewers) {
+        // the system administrator's own calls (tenant list) span tenants by design
+        if (v.who === 'sys→A' && route.permission && SYS_ONLY.has(route.permission)) {
+          cells.push('·');
+          continue;
+        }
+        const parts = baseRequest(route, resolve);
+        const res = await t.api({
+          method: route.method,
+          url: urlOf(route, parts),
+          token: v.token,
+          query: Object.fromEntries(Object.entries(parts.query).map(([k, val]) => [k, String(val)])),
+          ...(route.method === 'POST' ? { payload: parts.body ?? {} } : {}),
+        });
+        const hits = v.foreign.filter((f) => res.body.includes(f.id));
+        if (hits.length) found.push(`${v.who}: ${routeLabel(route)} → ${hits.map((h) => h.kind).join(', ')}`);
+        cells.push(hits.length ? '✗' : '✓');
+      }
+      mark(route, 'lists', cells.join(''));
+    }
+    expect(found).toEqual([]);
+  });
 
   it(
     'should answer 403 to every built-in role on every route whose permission it lacks',
