@@ -15,22 +15,8 @@ import {
   updateCenterRow,
   type CenterRow,
 } from './center.repository';
+import { presentCenter } from './center.presenter';
 
-export function presentCenter(row: CenterRow): CenterVO {
-  return {
-    id: row.id,
-    code: row.code,
-    name: row.name,
-    organisationId: row.organisationId,
-    organisationName: row.organisationName,
-    leadUserId: row.leadUserId,
-    leadName: row.leadName,
-    status: row.status,
-    isDefault: row.isDefault,
-    memberCount: row.memberCount,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 const auditValues = (c: CenterRow) => ({
   code: c.code,

@@ -32,24 +32,8 @@ import {
   updateMember,
   type MemberRow,
 } from './member.repository';
+import { presentMember } from './member.presenter';
 
-export function presentMember(r: MemberRow): MemberVO {
-  return {
-    id: r.id,
-    userId: r.userId,
-    username: r.username,
-    name: r.name,
-    phone: r.phone,
-    departmentName: r.departmentName,
-    roleId: r.roleId,
-    roleName: r.roleName,
-    centerId: r.centerId,
-    centerName: r.centerName,
-    owner: r.roleCode === OWNER_ROLE_CODE,
-    disabled: r.disabled,
-    joinedAt: r.joinedAt.toISOString(),
-  };
-}
 
 export type MemberService = ReturnType<typeof createMemberService>;
 
