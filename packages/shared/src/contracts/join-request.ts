@@ -63,6 +63,19 @@ export const joinRequestApprove = z.object({
 });
 export type JoinRequestApprove = z.infer<typeof joinRequestApprove>;
 
+/**
+ * `GET web-project/join-request/options?id=` (same access as approve): what the caller may choose when approving that
+ * request — the roles of the request's project the caller may grant, and its active centers the caller may assign
+ * (`allCenters` false: a center-scoped manager assigns only their own center). Decided → 409 like approve.
+ */
+export const joinRequestOptionsQuery = z.object({ id: id('请选择申请') });
+export const joinRequestOptions = z.object({
+  roles: z.array(z.object({ id: z.string(), name: z.string() })),
+  centers: z.array(z.object({ id: z.string(), code: z.string(), name: z.string() })),
+  allCenters: z.boolean(),
+});
+export type JoinRequestOptions = z.infer<typeof joinRequestOptions>;
+
 /** `POST web-project/join-request/refuse` (same access as approve): no membership is created. */
 export const joinRequestRefuse = z.object({
   id: id('请选择申请'),

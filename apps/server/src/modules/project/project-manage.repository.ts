@@ -361,9 +361,16 @@ export async function pageManageableJoinRequests(
   return { records, total: total?.n ?? 0 };
 }
 
-/** A role usable in the project: a built-in project role, or a custom role of the project. */
-export async function findAssignableRole(db: Executor, tenantId: string, rootProjectId: string, roleId: string) {
-  const [row] = await db
+/** The roles usable in the project: the built-in project roles and the project's custom roles. */
+export async function listAssignableRoles(db: Executor, tenantId: string, rootProjectId: string, roleId?: string) {
+  const usable = and(
+    eq(roles.scope, 'project'),
+    or(
+      and(isNull(roles.tenantId), isNull(roles.projectId)),
+      and(eq(roles.tenantId, tenantId), eq(roles.projectId, rootProjectId)),
+    ),
+  );
+  return db
     .select({
       id: roles.id,
       code: roles.code,
@@ -372,18 +379,23 @@ export async function findAssignableRole(db: Executor, tenantId: string, rootPro
       permissions: roles.permissions,
     })
     .from(roles)
-    .where(
-      and(
-        eq(roles.id, roleId),
-        eq(roles.scope, 'project'),
-        or(
-          and(isNull(roles.tenantId), isNull(roles.projectId)),
-          and(eq(roles.tenantId, tenantId), eq(roles.projectId, rootProjectId)),
-        ),
-      ),
-    )
-    .limit(1);
+    .where(roleId ? and(eq(roles.id, roleId), usable) : usable)
+    .orderBy(desc(roles.builtIn), asc(roles.createdAt), asc(roles.name));
+}
+
+/** A role usable in the project: a built-in project role, or a custom role of the project. */
+export async function findAssignableRole(db: Executor, tenantId: string, rootProjectId: string, roleId: string) {
+  const [row] = await listAssignableRoles(db, tenantId, rootProjectId, roleId);
   return row;
+}
+
+/** The project's active centers (default first, then by code). */
+export async function listActiveCenters(db: Executor, tenantId: string, rootProjectId: string) {
+  return db
+    .select({ id: centers.id, code: centers.code, name: centers.name })
+    .from(centers)
+    .where(and(eq(centers.tenantId, tenantId), eq(centers.projectId, rootProjectId), eq(centers.status, 'active')))
+    .orderBy(desc(centers.isDefault), asc(centers.code));
 }
 
 export async function findProjectCenter(db: Executor, tenantId: string, rootProjectId: string, centerId: string) {

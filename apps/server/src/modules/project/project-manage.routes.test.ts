@@ -330,11 +330,39 @@ describe('join requests decided by a center lead', () => {
         token: lead,
         payload: { id, roleId, centerId },
       });
+    // The approval dialog's options: only roles within the lead's own, only the lead's center.
+    const options = await t.api({ method: 'GET', url: `/web-project/join-request/options?id=${id}`, token: lead });
+    expect(options.statusCode).toBe(200);
+    const offered =
+      options.json<Body<{ roles: { name: string }[]; centers: { id: string }[]; allCenters: boolean }>>().data;
+    expect(offered.centers.map((c) => c.id)).toEqual([c02]);
+    expect(offered.allCenters).toBe(false);
+    expect(offered.roles.map((r) => r.name)).toContain('只读成员');
+    expect(offered.roles.map((r) => r.name)).not.toContain('项目负责人');
+    const ownerOptions = await t.api({
+      method: 'GET',
+      url: `/web-project/join-request/options?id=${id}`,
+      token: owner,
+    });
+    const ofOwner =
+      ownerOptions.json<Body<{ roles: { name: string }[]; centers: { id: string }[]; allCenters: boolean }>>().data;
+    expect(ofOwner.allCenters).toBe(true);
+    expect(ofOwner.centers.map((c) => c.id).sort()).toEqual([c01, c02].sort());
+    expect(ofOwner.roles.map((r) => r.name)).toEqual(expect.arrayContaining(['项目负责人', '数据录入员', '质控员']));
+    const byStranger = await t.api({ method: 'GET', url: `/web-project/join-request/options?id=${id}`, token: stat });
+    const missing = await t.api({
+      method: 'GET',
+      url: `/web-project/join-request/options?id=${randomUUID()}`,
+      token: stat,
+    });
+    expect(byStranger.statusCode).toBe(404);
+    expect(byStranger.json<Body>().message).toBe(missing.json<Body>().message);
+
     expect((await approve(await builtInRole('viewer'), null)).statusCode).toBe(403);
     expect((await approve(await builtInRole('viewer'), c01)).statusCode).toBe(404);
-    const owner = await approve(await builtInRole('project_owner'), c02);
-    expect(owner.statusCode).toBe(403);
-    expect(owner.json<Body>().message).toBe('不能授予超出自身权限的角色');
+    const aboveOwn = await approve(await builtInRole('project_owner'), c02);
+    expect(aboveOwn.statusCode).toBe(403);
+    expect(aboveOwn.json<Body>().message).toBe('不能授予超出自身权限的角色');
     expect((await approve(await builtInRole('viewer'), c02)).statusCode).toBe(200);
     const [membership] = await t.db
       .select()

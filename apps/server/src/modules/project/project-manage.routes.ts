@@ -6,6 +6,8 @@ import {
   joinRequestApprove,
   joinRequestCreate,
   joinRequestMineResponse,
+  joinRequestOptions,
+  joinRequestOptionsQuery,
   joinRequestPageRequest,
   joinRequestRefuse,
   joinRequestVO,
@@ -95,6 +97,15 @@ export function registerProjectManageRoutes(root: FastifyInstance, deps: { manag
     `${base}/join-request/approve`,
     { schema: { body: joinRequestApprove, response: okSchema(joinRequestVO) }, config: { permission: null } },
     async (request) => ok(await manage.approve(requireAuth(request), request.body, auditContext(request))),
+  );
+
+  app.get(
+    `${base}/join-request/options`,
+    {
+      schema: { querystring: joinRequestOptionsQuery, response: okSchema(joinRequestOptions) },
+      config: { permission: null },
+    },
+    async (request) => ok(await manage.approvalOptions(requireAuth(request), request.query.id)),
   );
 
   app.post(

@@ -1,6 +1,7 @@
 import type {
   JoinRequestApprove,
   JoinRequestCreate,
+  JoinRequestOptions,
   JoinRequestPageRequest,
   JoinRequestRefuse,
   JoinRequestVO,
@@ -34,6 +35,8 @@ import {
   findPendingJoinRequest,
   findProjectByCode,
   findProjectCenter,
+  listActiveCenters,
+  listAssignableRoles,
   getJoinRequestRow,
   homeOrganisationOf,
   insertCenter,
@@ -340,6 +343,22 @@ export function createProjectManageService(deps: { db: Db; clock: Clock; project
         size: input.size,
       });
       return { records: records.map(presentJoinRequest), total, current: input.current, size: input.size };
+    },
+
+    /** What the caller may choose when approving: grantable roles and assignable centers of the request's project. */
+    async approvalOptions(auth: AuthContext, id: string): Promise<JoinRequestOptions> {
+      const { request, rights } = await decidable(auth, id);
+      const [roleRows, centerRows] = await Promise.all([
+        listAssignableRoles(db, auth.tenantId, request.projectId),
+        listActiveCenters(db, auth.tenantId, request.projectId),
+      ]);
+      return {
+        roles: roleRows
+          .filter((role) => role.permissions.every((p) => rights.permissions.includes(p)))
+          .map((role) => ({ id: role.id, name: role.name })),
+        centers: centerRows.filter((center) => rights.centerId === null || center.id === rights.centerId),
+        allCenters: rights.centerId === null,
+      };
     },
 
     async approve(auth: AuthContext, input: JoinRequestApprove, ctx: AuditContext): Promise<JoinRequestVO> {
