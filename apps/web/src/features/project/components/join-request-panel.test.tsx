@@ -28,31 +28,28 @@ const pending: JoinRequestVO = {
   decidedByName: null,
 };
 
-const role = (id: string, name: string) => ({ id, code: id, name, builtIn: true, permissions: [], memberCount: 0 });
-const center = (id: string, name: string) => ({
-  id,
-  code: id,
-  name,
-  organisationId: 'o-1',
-  organisationName: '示例第一人民医院',
-  leadUserId: null,
-  leadName: null,
-  status: 'active' as const,
-  isDefault: false,
-  memberCount: 0,
-  createdAt: '2026-11-01T00:00:00.000Z',
+const approvalOptions = (allCenters: boolean) => ({
+  roles: [
+    { id: 'r-owner', name: '项目负责人' },
+    { id: 'r-entry', name: '数据录入员' },
+  ],
+  centers: allCenters
+    ? [
+        { id: 'c-1', code: 'c-1', name: '华东分中心' },
+        { id: 'c-2', code: 'c-2', name: '华北分中心' },
+      ]
+    : [{ id: 'c-2', code: 'c-2', name: '华北分中心' }],
+  allCenters,
 });
 
-function serveRequests() {
+function serveRequests(allCenters = true) {
   server.use(
     http.post(apiUrl('/web-project/join-request/page'), () =>
       ok({ records: [pending], total: 1, current: 1, size: 10 }),
     ),
-    http.get(apiUrl('/web-project/change'), () =>
-      ok({ id: 'p-1', projectName: '心力衰竭注册登记研究', projectCode: 'HF-REG', subProject: false }),
+    http.get(apiUrl('/web-project/join-request/options'), ({ request }) =>
+      new URL(request.url).searchParams.get('id') === 'jr-1' ? ok(approvalOptions(allCenters)) : ok(null),
     ),
-    http.get(apiUrl('/project-role/list'), () => ok([role('r-owner', '项目负责人'), role('r-entry', '数据录入员')])),
-    http.get(apiUrl('/project-center/list'), () => ok([center('c-1', '华东分中心'), center('c-2', '华北分中心')])),
   );
 }
 
@@ -75,7 +72,28 @@ describe('JoinRequestPanel', { timeout: 60_000 }, () => {
     await chooseOption(user, '中心', '华东分中心（c-1）');
     await user.click(within(dialog).getByRole('button', { name: /同\s*意/ }));
     await waitFor(() => expect(bodies).toEqual([{ id: 'jr-1', roleId: 'r-entry', centerId: 'c-1' }]));
-    expect(useProjectStore.getState().projectId).toBe('p-1');
+    // Approving does not change the user's current project.
+    expect(useProjectStore.getState().projectId).not.toBe('p-1');
+  });
+
+  it("should preselect the center lead's own center and not offer 全部中心 when the lead may not span centers", async () => {
+    setToken('tok');
+    serveRequests(false);
+    const bodies: unknown[] = [];
+    server.use(
+      http.post(apiUrl('/web-project/join-request/approve'), async ({ request }) => {
+        bodies.push(await request.json());
+        return ok(null);
+      }),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderRoute(<JoinRequestPanel />, { path: '/person/project-manage', at: '/person/project-manage' });
+    await user.click(await screen.findByRole('button', { name: '同意 刘娜' }));
+    const dialog = await screen.findByRole('dialog', { name: '同意加入申请' });
+    await chooseOption(user, '角色', '数据录入员');
+    expect(within(dialog).queryByText('全部中心')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: /同\s*意/ }));
+    await waitFor(() => expect(bodies).toEqual([{ id: 'jr-1', roleId: 'r-entry', centerId: 'c-2' }]));
   });
 
   it('should send the reason when a request is refused', async () => {

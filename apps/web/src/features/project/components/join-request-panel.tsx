@@ -1,16 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Form, Input, Modal, Segmented, Select, Space, Table, Tag, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import { MESSAGES } from '@registry/shared/constants';
 import type { JoinRequestStatus, JoinRequestVO } from '@registry/shared/contracts/join-request';
 import { applyServerIssues } from '../../../lib/form-errors';
-import { useProjectStore } from '../../../lib/stores/project-store';
 import { toast } from '../../../lib/toast';
 import { useApproveJoinRequest } from '../api/approve-join-request';
-import { changeProject } from '../api/change-project';
 import { useJoinRequests } from '../api/list-join-requests';
-import { listProjectCenters } from '../api/list-project-centers';
-import { listProjectRoles } from '../api/list-project-roles';
+import { useJoinRequestOptions } from '../api/get-join-request-options';
 import { useRefuseJoinRequest } from '../api/refuse-join-request';
 import { formatTime } from '../../../lib/format-time';
 
@@ -25,30 +21,16 @@ export const ALL_CENTERS = '__all__';
 
 type ApproveValues = { roleId: string; centerId: string };
 
-/**
- * 同意 a request: the project's roles and centers are those of the session's current project, so the dialog first
- * makes the request's project current (and keeps the stored selection in step).
- */
+/** 同意 a request: the role and center choices come from the request's own project (what the caller may grant). */
 function ApproveDialog({ target, onClose }: { target: JoinRequestVO | null; onClose: () => void }) {
   const [form] = Form.useForm<ApproveValues>();
   const approve = useApproveJoinRequest();
-  const selectProject = useProjectStore((s) => s.selectProject);
-  const options = useQuery({
-    queryKey: ['join-approve-options', target?.projectId],
-    enabled: target !== null,
-    gcTime: 0,
-    queryFn: async () => {
-      const current = await changeProject(target?.projectId ?? '');
-      selectProject({
-        projectCode: current.projectCode,
-        projectId: current.id,
-        projectName: current.projectName,
-        subProject: current.subProject,
-      });
-      const [roles, centers] = await Promise.all([listProjectRoles(), listProjectCenters()]);
-      return { roles, centers };
-    },
-  });
+  const options = useJoinRequestOptions(target?.id);
+  // A center-scoped manager may only assign their own center: preselect it instead of 全部中心.
+  const ownCenter = options.data && !options.data.allCenters ? options.data.centers[0]?.id : undefined;
+  useEffect(() => {
+    if (ownCenter) form.setFieldValue('centerId', ownCenter);
+  }, [ownCenter, form]);
 
   const submit = async (values: ApproveValues) => {
     if (!target) return;
@@ -101,7 +83,7 @@ function ApproveDialog({ target, onClose }: { target: JoinRequestVO | null; onCl
           <Select
             loading={options.isPending}
             options={[
-              { value: ALL_CENTERS, label: '全部中心' },
+              ...(options.data?.allCenters ? [{ value: ALL_CENTERS, label: '全部中心' }] : []),
               ...(options.data?.centers ?? []).map((c) => ({ value: c.id, label: `${c.name}（${c.code}）` })),
             ]}
           />
