@@ -11,8 +11,11 @@ import { useAppStore } from '../../lib/stores/app-store';
 import { useProjectStore } from '../../lib/stores/project-store';
 import { AppHeader } from './app-header';
 
-function serveUser(user: UserInfo) {
-  server.use(http.get(apiUrl('/sys-user/user-info'), () => ok(user)));
+function serveUser(user: UserInfo, organisation = { hospitalName: '示例第一人民医院', departmentName: '心血管内科' }) {
+  server.use(
+    http.get(apiUrl('/sys-user/user-info'), () => ok(user)),
+    http.post(apiUrl('/web-project/list'), () => ok({ ...organisation, projectVOs: [] })),
+  );
 }
 
 async function openMenu() {
@@ -34,6 +37,16 @@ describe('AppHeader', () => {
     expect(screen.getByText('心衰登记')).toBeInTheDocument();
     expect(screen.getByText('示例第一人民医院')).toBeInTheDocument();
     expect(screen.getByText('-心血管内科')).toBeInTheDocument();
+  });
+
+  it("should replace a previous user's stored hospital and department with the signed-in user's", async () => {
+    setToken('tok');
+    useAppStore.getState().setOrganisation('示例第一人民医院', '内分泌科');
+    serveUser(buildUserInfo({ name: '王主任' }), { hospitalName: '示例第一人民医院', departmentName: '心血管内科' });
+    renderRoute(<AppHeader showProject={false} />, { path: '/person/project-manage', at: '/person/project-manage' });
+    expect(await screen.findByText('-心血管内科')).toBeInTheDocument();
+    expect(screen.queryByText('-内分泌科')).not.toBeInTheDocument();
+    expect(localStorage.getItem('departmentName')).toBe('心血管内科');
   });
 
   it('should leave the project name out when in the personal layout', async () => {

@@ -1,8 +1,10 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Layout, Tag, Typography } from 'antd';
 import { SYS_TENANT_CODE } from '@registry/shared/constants';
 import type { UserInfo } from '@registry/shared/contracts/user';
 import { useUserInfo } from '../../features/account/api/get-user-info';
+import { listProjects } from '../../features/project/api/list-projects';
 import { useAppStore } from '../../lib/stores/app-store';
 import { useProjectStore } from '../../lib/stores/project-store';
 import { UserMenu } from './user-menu';
@@ -17,8 +19,26 @@ export function actingTenant(info: (UserInfo & TenantFields) | undefined): strin
   return info.tenantName || info.tenantCode;
 }
 
+/**
+ * Keeps the stored hospital and department names (seed §3: from `web-project/list`) those of the signed-in user on
+ * every page, not only after the project list was opened: a user who signs in and goes straight to another page must
+ * not see the previous user's department.
+ */
+function useOrganisationNames() {
+  const setOrganisation = useAppStore((s) => s.setOrganisation);
+  const list = useQuery({
+    queryKey: ['web-project', 'list', 'all', ''],
+    queryFn: () => listProjects(''),
+    staleTime: 5 * 60_000,
+  });
+  useEffect(() => {
+    if (list.data) setOrganisation(list.data.hospitalName, list.data.departmentName);
+  }, [list.data, setOrganisation]);
+}
+
 /** The 48 px header: project name (main layout only), hospital, "-department", the user's avatar dropdown. */
 export function AppHeader({ showProject, leading }: { showProject: boolean; leading?: ReactNode }) {
+  useOrganisationNames();
   const hospitalName = useAppStore((s) => s.hospitalName);
   const departmentName = useAppStore((s) => s.departmentName);
   const projectName = useProjectStore((s) => s.projectName);

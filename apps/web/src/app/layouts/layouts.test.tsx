@@ -15,6 +15,9 @@ function serveMenus() {
   const groups: (string | null)[] = [];
   server.use(
     http.get(apiUrl('/sys-user/user-info'), () => ok(buildUserInfo())),
+    http.post(apiUrl('/web-project/list'), () =>
+      ok({ hospitalName: '示例第一人民医院', departmentName: '心血管内科', projectVOs: [] }),
+    ),
     http.get(apiUrl('/auth/menu'), ({ request }) => {
       const group = new URL(request.url).searchParams.get('groupCode');
       groups.push(group);

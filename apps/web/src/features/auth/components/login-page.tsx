@@ -3,6 +3,7 @@ import { Card, Spin, Tabs, Typography } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { QR_LOGIN_QUERY, type LoginOptions, type LoginResponse } from '@registry/shared/contracts/auth';
+import { useAppStore } from '../../../lib/stores/app-store';
 import { getToken, setToken } from '../../../lib/token';
 import { useLoginOptions } from '../api/get-login-options';
 import { PasswordLoginForm } from './password-login-form';
@@ -28,8 +29,9 @@ export function LoginPage() {
   const onSignedIn = useCallback(
     (result: LoginResponse) => {
       setToken(result.token);
-      // Nothing cached for a previous user survives a sign-in.
+      // Nothing cached or stored for a previous user survives a sign-in.
       queryClient.clear();
+      useAppStore.getState().setOrganisation('', '');
       setSignedIn(true);
       if (!qrKey) navigate(HOME_AFTER_LOGIN, { replace: true });
     },
