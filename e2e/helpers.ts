@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const TOKEN_KEY = 'assets-token-web';
 
@@ -20,4 +20,20 @@ export async function storedToken(page: Page): Promise<{ local: string | null; s
     (key) => ({ local: localStorage.getItem(key), session: sessionStorage.getItem(key) }),
     TOKEN_KEY,
   );
+}
+
+/** Picks `option` in the antd Select labelled `label` inside `scope` (a dialog or the page). */
+export async function chooseOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
+  await scope.getByLabel(label, { exact: true }).click();
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+    .getByTitle(option, { exact: true })
+    .click();
+}
+
+/** Signs out through the header's user menu. */
+export async function signOut(page: Page): Promise<void> {
+  await openUserMenu(page);
+  await page.getByRole('menuitem', { name: '退出登录' }).click();
+  await expect(page).toHaveURL(/\/login$/);
 }
