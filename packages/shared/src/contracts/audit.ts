@@ -56,6 +56,8 @@ export const auditEventVO = z.object({
   /** Chinese label of the entity type (`用户`), the code itself when unknown. */
   entityLabel: z.string(),
   entityId: z.string().nullable(),
+  /** What the entity is called now (project, center, user, role, organisation, file name; a member's user name). */
+  entityName: z.string().nullable(),
   oldValue: z.unknown(),
   newValue: z.unknown(),
   reason: z.string().nullable(),

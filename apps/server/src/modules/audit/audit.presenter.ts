@@ -2,7 +2,7 @@ import { auditActionLabel, auditEntityLabel, type AuditEventVO } from '@registry
 import type { AuditEventRow } from './audit.repository';
 
 /** An audit row as the viewer shows it: whitelisted fields, Chinese labels, the actor's name when known. */
-export function presentAuditEvent(row: AuditEventRow): AuditEventVO {
+export function presentAuditEvent(row: AuditEventRow, entityName: string | null = null): AuditEventVO {
   return {
     id: row.id,
     at: row.at.toISOString(),
@@ -15,6 +15,7 @@ export function presentAuditEvent(row: AuditEventRow): AuditEventVO {
     entityType: row.entityType,
     entityLabel: auditEntityLabel(row.entityType),
     entityId: row.entityId,
+    entityName,
     oldValue: row.oldValue ?? null,
     newValue: row.newValue ?? null,
     reason: row.reason,

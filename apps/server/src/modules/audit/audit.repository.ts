@@ -1,7 +1,22 @@
-import { and, type AnyColumn, count, desc, eq, gte, isNotNull, lte, max, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  type AnyColumn,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  max,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { alias, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
-import { auditEvents, users } from '../../db/schema';
+import { auditEvents, centers, files, organisations, projectMembers, projects, roles, users } from '../../db/schema';
 
 /**
  * Whose events a caller may read. `projectId` null: every event of the acting tenant. With a project: the events of
@@ -153,4 +168,56 @@ export async function findActionsAndEntityTypes(
       .orderBy(auditEvents.entityType),
   ]);
   return { actions: actions.map((r) => r.v), entityTypes: entityTypes.map((r) => r.v) };
+}
+
+/** The tables whose rows an audit event may name, with the column that reads as the row's name. */
+const NAMED_ENTITIES = {
+  project: { table: projects, name: projects.name, tenant: projects.tenantId },
+  center: { table: centers, name: centers.name, tenant: centers.tenantId },
+  user: { table: users, name: users.name, tenant: users.tenantId },
+  role: { table: roles, name: roles.name, tenant: roles.tenantId },
+  organisation: { table: organisations, name: organisations.name, tenant: organisations.tenantId },
+  file: { table: files, name: files.originalName, tenant: files.tenantId },
+} as const;
+
+/**
+ * Names of the entities a page of events refers to (`type:id` → name), read within the tenant only (built-in roles,
+ * which belong to no tenant, are named too); a member is named by its user. Unknown or deleted rows have no name.
+ */
+export async function findEntityNames(
+  db: Executor,
+  tenantId: string,
+  refs: readonly { entityType: string; entityId: string | null }[],
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const byType = new Map<string, Set<string>>();
+  for (const { entityType, entityId } of refs) {
+    if (!entityId || !/^[0-9a-f-]{36}$/i.test(entityId)) continue;
+    byType.set(entityType, (byType.get(entityType) ?? new Set()).add(entityId));
+  }
+  await Promise.all(
+    [...byType].map(async ([type, idSet]) => {
+      const ids = [...idSet];
+      if (type === 'project_member') {
+        const rows = await db
+          .select({ id: projectMembers.id, name: users.name })
+          .from(projectMembers)
+          .innerJoin(users, eq(users.id, projectMembers.userId))
+          .where(and(eq(projectMembers.tenantId, tenantId), inArray(projectMembers.id, ids)));
+        for (const row of rows) names.set(`${type}:${row.id}`, row.name);
+        return;
+      }
+      const entity = NAMED_ENTITIES[type as keyof typeof NAMED_ENTITIES];
+      if (!entity) return;
+      const inTenant =
+        type === 'role' ? or(eq(entity.tenant, tenantId), isNull(entity.tenant)) : eq(entity.tenant, tenantId);
+      const idColumn = entity.table.id;
+      const rows = await db
+        .select({ id: idColumn, name: entity.name })
+        .from(entity.table)
+        .where(and(inTenant, inArray(idColumn, ids)));
+      for (const row of rows) names.set(`${type}:${row.id}`, row.name);
+    }),
+  );
+  return names;
 }

@@ -100,6 +100,9 @@ describe('POST audit-event/page', () => {
     expect(data.records.filter((r) => r.action === 'center.close').map((r) => r.entityId)).toEqual(['c-hf']);
     const enterEvent = data.records.find((r) => r.action === 'project.enter');
     expect(enterEvent?.actionLabel).toBe('进入项目');
+    // The viewer names what an event is about (read now, within the tenant); an id that names no row has no name.
+    expect(enterEvent?.entityName).toBe('心力衰竭注册登记研究');
+    expect(center?.entityName).toBeNull();
   });
 
   it('should keep pages stable when events are written between two pages', async () => {

@@ -12,6 +12,7 @@ import type { AuthContext } from '../auth/session.service';
 import { presentAuditEvent } from './audit.presenter';
 import {
   countEvents,
+  findEntityNames,
   findActionsAndEntityTypes,
   findActors,
   findEventPage,
@@ -53,7 +54,9 @@ export function createAuditService(deps: { db: Db }) {
       countEvents(db, scope, anchored),
       findEventPage(db, scope, anchored, { offset: (q.current - 1) * q.size, limit: q.size }),
     ]);
-    return { records: rows.map(presentAuditEvent), total, current: q.current, size: q.size, anchorId };
+    const names = await findEntityNames(db, scope.tenantId, rows);
+    const records = rows.map((row) => presentAuditEvent(row, names.get(`${row.entityType}:${row.entityId}`) ?? null));
+    return { records, total, current: q.current, size: q.size, anchorId };
   }
 
   async function options(auth: AuthContext): Promise<AuditOptionsResponse> {

@@ -144,8 +144,11 @@ export function AuditTab() {
             key: 'entity',
             width: 160,
             render: (_: unknown, e) => (
-              <Space direction="vertical" size={0}>
-                <span>{e.entityLabel}</span>
+              <Space orientation="vertical" size={0}>
+                <span>
+                  {e.entityLabel}
+                  {e.entityName && <Typography.Text strong>：{e.entityName}</Typography.Text>}
+                </span>
                 {e.entityId && (
                   <Typography.Text type="secondary" ellipsis={{ tooltip: e.entityId }} style={{ maxWidth: 150 }}>
                     {e.entityId}

@@ -191,6 +191,7 @@ describe('PermissionsPage', { timeout: 120_000 }, () => {
               entityType: 'member',
               entityLabel: '项目成员',
               entityId: 'm-2',
+              entityName: '刘娜',
               oldValue: { roleName: '只读成员' },
               newValue: { roleName: '数据录入员' },
               reason: null,
@@ -209,6 +210,7 @@ describe('PermissionsPage', { timeout: 120_000 }, () => {
     renderRoute(<PermissionsPage />, { path: '/manage/permissions', at: '/manage/permissions?tab=audit' });
     expect(await screen.findByText('数据录入员')).toBeInTheDocument();
     expect(screen.getByText('只读成员')).toBeInTheDocument();
+    expect(screen.getByText('：刘娜')).toBeInTheDocument();
     // Without permission.manage the member and role tabs are not offered.
     expect(screen.queryByRole('tab', { name: '成员管理' })).not.toBeInTheDocument();
     await chooseOption(user, '操作类型', '添加成员');
