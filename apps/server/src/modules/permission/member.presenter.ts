@@ -19,4 +19,3 @@ export function presentMember(r: MemberRow): MemberVO {
     joinedAt: r.joinedAt.toISOString(),
   };
 }
-

@@ -34,7 +34,6 @@ import {
 } from './member.repository';
 import { presentMember } from './member.presenter';
 
-
 export type MemberService = ReturnType<typeof createMemberService>;
 
 export function createMemberService(deps: { db: Db; clock: Clock }) {

@@ -4,7 +4,11 @@ import { joinRequests, projectMembers, roles } from '../../db/schema';
 import type { ProjectScope } from '../project/project-scope';
 
 /** Roles usable in the scope's (root) project: the built-in project roles and the project's own, with member counts. */
-export async function listProjectRoles(db: Executor, scope: ProjectScope, id?: string) {
+export async function listProjectRoles(
+  db: Executor,
+  scope: Pick<ProjectScope, 'tenantId' | 'rootProjectId'>,
+  id?: string,
+) {
   const usable = or(
     and(isNull(roles.tenantId), isNull(roles.projectId), eq(roles.scope, 'project')),
     and(eq(roles.tenantId, scope.tenantId), eq(roles.projectId, scope.rootProjectId)),

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
+import { listProjectRoles } from '../permission/role.repository';
 import {
   centers,
   departments,
@@ -361,31 +362,9 @@ export async function pageManageableJoinRequests(
   return { records, total: total?.n ?? 0 };
 }
 
-/** The roles usable in the project: the built-in project roles and the project's custom roles. */
-export async function listAssignableRoles(db: Executor, tenantId: string, rootProjectId: string, roleId?: string) {
-  const usable = and(
-    eq(roles.scope, 'project'),
-    or(
-      and(isNull(roles.tenantId), isNull(roles.projectId)),
-      and(eq(roles.tenantId, tenantId), eq(roles.projectId, rootProjectId)),
-    ),
-  );
-  return db
-    .select({
-      id: roles.id,
-      code: roles.code,
-      name: roles.name,
-      builtIn: roles.builtIn,
-      permissions: roles.permissions,
-    })
-    .from(roles)
-    .where(roleId ? and(eq(roles.id, roleId), usable) : usable)
-    .orderBy(desc(roles.builtIn), asc(roles.createdAt), asc(roles.name));
-}
-
 /** A role usable in the project: a built-in project role, or a custom role of the project. */
 export async function findAssignableRole(db: Executor, tenantId: string, rootProjectId: string, roleId: string) {
-  const [row] = await listAssignableRoles(db, tenantId, rootProjectId, roleId);
+  const [row] = await listProjectRoles(db, { tenantId, rootProjectId }, roleId);
   return row;
 }
 

@@ -23,6 +23,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
+import { listProjectRoles } from '../permission/role.repository';
 import { MANAGE_MESSAGES as M } from './project-messages';
 import {
   builtInRoleIdOf,
@@ -36,7 +37,6 @@ import {
   findProjectByCode,
   findProjectCenter,
   listActiveCenters,
-  listAssignableRoles,
   getJoinRequestRow,
   homeOrganisationOf,
   insertCenter,
@@ -349,7 +349,7 @@ export function createProjectManageService(deps: { db: Db; clock: Clock; project
     async approvalOptions(auth: AuthContext, id: string): Promise<JoinRequestOptions> {
       const { request, rights } = await decidable(auth, id);
       const [roleRows, centerRows] = await Promise.all([
-        listAssignableRoles(db, auth.tenantId, request.projectId),
+        listProjectRoles(db, { tenantId: auth.tenantId, rootProjectId: request.projectId }),
         listActiveCenters(db, auth.tenantId, request.projectId),
       ]);
       return {
