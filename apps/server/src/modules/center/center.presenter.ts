@@ -17,4 +17,3 @@ export function presentCenter(row: CenterRow): CenterVO {
     createdAt: row.createdAt.toISOString(),
   };
 }
-

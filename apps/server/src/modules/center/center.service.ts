@@ -17,7 +17,6 @@ import {
 } from './center.repository';
 import { presentCenter } from './center.presenter';
 
-
 const auditValues = (c: CenterRow) => ({
   code: c.code,
   name: c.name,
