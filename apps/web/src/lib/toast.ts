@@ -1,5 +1,5 @@
 import { App, message } from 'antd';
-import { TOAST } from '@registry/shared/constants';
+import { MESSAGES, TOAST } from '@registry/shared/constants';
 
 /** Toast defaults of seed §9: 3000 ms, offset 16. Static fallback until the App context registers its instance. */
 export const TOAST_CONFIG = { duration: TOAST.durationMs / 1000, top: TOAST.offset } as const;
@@ -25,3 +25,17 @@ export const toast = {
   info: (content: string) => void api().info(content),
   destroy: () => api().destroy(),
 };
+
+/**
+ * Runs a change and says '操作成功' when it succeeds. A failure is not toasted again: the request layer already
+ * showed the server's message. Resolves true on success.
+ */
+export async function withSuccessToast(action: Promise<unknown>): Promise<boolean> {
+  try {
+    await action;
+    toast.success(MESSAGES.operationSucceeded);
+    return true;
+  } catch {
+    return false;
+  }
+}

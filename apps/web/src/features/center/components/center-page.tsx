@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { MESSAGES } from '@registry/shared/constants';
 import type { CenterVO } from '@registry/shared/contracts/center';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { Permission } from '../../../lib/permission';
 import { ProjectScope } from '../../../lib/project-scope';
 import { useProjectStore } from '../../../lib/stores/project-store';
-import { toast } from '../../../lib/toast';
+import { withSuccessToast } from '../../../lib/toast';
 import { useCloseCenter } from '../api/close-center';
 import { useCenters } from '../api/list-centers';
 import { useReopenCenter } from '../api/reopen-center';
@@ -20,14 +19,7 @@ function CenterTable() {
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<CenterVO | null>(null);
 
-  const run = async (action: Promise<unknown>) => {
-    try {
-      await action;
-      toast.success(MESSAGES.operationSucceeded);
-    } catch {
-      // The request layer showed the message.
-    }
-  };
+  const run = withSuccessToast;
 
   return (
     <>

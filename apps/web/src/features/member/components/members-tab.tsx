@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { Button, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { UserAddOutlined } from '@ant-design/icons';
-import { MESSAGES } from '@registry/shared/constants';
 import type { MemberVO } from '@registry/shared/contracts/member';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { Permission } from '../../../lib/permission';
-import { toast } from '../../../lib/toast';
+import { withSuccessToast } from '../../../lib/toast';
 import { useDisableUser } from '../api/disable-user';
 import { useEnableUser } from '../api/enable-user';
 import { useCenters } from '../api/list-centers';
@@ -39,14 +38,7 @@ export function MembersTab() {
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<MemberVO | null>(null);
 
-  const run = async (action: Promise<unknown>) => {
-    try {
-      await action;
-      toast.success(MESSAGES.operationSucceeded);
-    } catch {
-      // The request layer showed the message.
-    }
-  };
+  const run = withSuccessToast;
 
   return (
     <>

@@ -6,7 +6,7 @@ import type { RoleVO } from '@registry/shared/contracts/role';
 import type { ProjectPermissionCode } from '@registry/shared/permissions';
 import { groupPermissions, permissionLabel } from '../../../config/permission-labels';
 import { applyServerIssues } from '../../../lib/form-errors';
-import { toast } from '../../../lib/toast';
+import { toast, withSuccessToast } from '../../../lib/toast';
 import { useCreateRole } from '../api/create-role';
 import { useDeleteRole } from '../api/delete-role';
 import { useRoles } from '../api/list-roles';
@@ -185,12 +185,7 @@ export function RolesTab() {
                     okText="删除"
                     cancelText="取消"
                     onConfirm={async () => {
-                      try {
-                        await remove.mutateAsync(r.id);
-                        toast.success(MESSAGES.operationSucceeded);
-                      } catch {
-                        // The request layer showed the message.
-                      }
+                      await withSuccessToast(remove.mutateAsync(r.id));
                     }}
                   >
                     <Button type="link" size="small" danger aria-label={`删除角色 ${r.name}`}>

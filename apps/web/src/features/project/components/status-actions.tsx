@@ -1,19 +1,13 @@
 import { Button, Popconfirm, Space } from 'antd';
-import { MESSAGES } from '@registry/shared/constants';
 import type { ProjectVO } from '@registry/shared/contracts/project';
-import { toast } from '../../../lib/toast';
+import { withSuccessToast } from '../../../lib/toast';
 import { useChangeProjectStatus } from '../api/change-project-status';
 
 /** 启动 (draft), 归档 (with confirmation) and 恢复 (archived) of a project or sub-project row. */
 export function StatusActions({ project }: { project: ProjectVO }) {
   const change = useChangeProjectStatus();
   const set = async (status: ProjectVO['status']) => {
-    try {
-      await change.mutateAsync({ id: project.id, status });
-      toast.success(MESSAGES.operationSucceeded);
-    } catch {
-      // The request layer showed the message.
-    }
+    await withSuccessToast(change.mutateAsync({ id: project.id, status }));
   };
   const name = project.projectName;
   if (project.status === 'archived') {
