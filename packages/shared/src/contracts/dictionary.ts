@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { pageRequest, page } from './envelope';
+
+/**
+ * Shared option lists that dictionary-choice fields draw from. Built-in lists (gender, ethnicity, blood type, units,
+ * ICD-10 diagnoses, ...) belong to the system and are read-only; a tenant adds its own lists. Base `sys-field-dict`
+ * (the lists) and `sys-field-dict-option` (their options).
+ */
+const dictCode = z
+  .string()
+  .trim()
+  .min(1, '请输入字典编码')
+  .max(64, '字典编码不能超过64个字符')
+  .regex(/^[a-z][a-z0-9_]*$/, '字典编码须以小写字母开头，只能包含小写字母、数字和下划线');
+const dictName = z.string().trim().min(1, '请输入字典名称').max(100, '字典名称不能超过100个字符');
+const optionCode = z
+  .string()
+  .trim()
+  .min(1, '请输入选项编码')
+  .max(64, '选项编码不能超过64个字符')
+  .regex(/^[A-Za-z0-9_.-]+$/, '选项编码只能包含字母、数字、下划线、点和短横线');
+const optionLabel = z.string().trim().min(1, '请输入选项名称').max(200, '选项名称不能超过200个字符');
+
+export const dictVO = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  /** System list, read-only for tenants. */
+  builtIn: z.boolean(),
+  /** Where the built-in list comes from (`GB/T 2261.1-2003`, package name and version). */
+  source: z.string().nullable(),
+  optionCount: z.number().int(),
+});
+export type DictVO = z.infer<typeof dictVO>;
+
+/** `GET sys-field-dict/list` (signed in): the built-in lists and the tenant's own. */
+export const dictListResponse = z.array(dictVO);
+
+/** `POST sys-field-dict` (`database.config`): 409 '字典编码已存在'. */
+export const dictCreateRequest = z.object({
+  code: dictCode,
+  name: dictName,
+  description: z.string().trim().max(500, '字典说明不能超过500个字符').optional(),
+});
+/** `PUT sys-field-dict` (`database.config`, own lists only). */
+export const dictUpdateRequest = z.object({
+  id: z.guid('字典不存在'),
+  name: dictName.optional(),
+  description: z.string().trim().max(500, '字典说明不能超过500个字符').nullable().optional(),
+});
+/** `DELETE sys-field-dict?id=` (`database.config`, own lists only): 409 '字典正在被表单使用' when a draft or version uses it. */
+export const dictIdQuery = z.object({ id: z.guid('字典不存在') });
+
+export const dictOptionVO = z.object({
+  id: z.string(),
+  dictCode: z.string(),
+  dictName: z.string(),
+  code: z.string(),
+  label: z.string(),
+  /** Hierarchical lists (ICD-10 chapters → blocks → codes): the parent option's code. */
+  parentCode: z.string().nullable(),
+  sort: z.number().int(),
+  enabled: z.boolean(),
+  builtIn: z.boolean(),
+});
+export type DictOptionVO = z.infer<typeof dictOptionVO>;
+
+/**
+ * `POST sys-field-dict-option/page` (signed in): options of one list (or all visible lists), filtered by a keyword
+ * matching code or label (`I50` or `心力衰竭`), ordered by sort then code. `codes` fetches given codes (to label values).
+ */
+export const dictOptionPageRequest = pageRequest.extend({
+  dictCode: z.string().trim().max(64).optional(),
+  keyword: z.string().trim().max(100, '关键字不能超过100个字符').optional(),
+  codes: z.array(z.string().max(64)).max(200).optional(),
+  enabledOnly: z.boolean().optional(),
+});
+export type DictOptionPageRequest = z.infer<typeof dictOptionPageRequest>;
+export const dictOptionPageResponse = page(dictOptionVO);
+
+/** `POST sys-field-dict-option` (`database.config`, own lists): 409 '选项编码已存在'. */
+export const dictOptionCreateRequest = z.object({
+  dictId: z.guid('字典不存在'),
+  code: optionCode,
+  label: optionLabel,
+  parentCode: optionCode.nullable().optional(),
+  sort: z.number().int().min(0).max(1000000).optional(),
+});
+/** `PUT sys-field-dict-option` (`database.config`, own lists). Codes are stable: only label, sort, enabled change. */
+export const dictOptionUpdateRequest = z.object({
+  id: z.guid('选项不存在'),
+  label: optionLabel.optional(),
+  sort: z.number().int().min(0).max(1000000).optional(),
+  enabled: z.boolean().optional(),
+});
+/** `DELETE sys-field-dict-option?id=` (`database.config`, own lists). */
+export const dictOptionIdQuery = z.object({ id: z.guid('选项不存在') });
+
+export const AREA_LEVELS = [1, 2, 3] as const;
+export const AREA_LEVEL_LABELS: Record<number, string> = { 1: '省级', 2: '地级', 3: '县级' };
+
+export const areaVO = z.object({
+  code: z.string(),
+  name: z.string(),
+  parentCode: z.string().nullable(),
+  level: z.number().int(),
+  /** `广东省 广州市 天河区` */
+  fullName: z.string(),
+  hasChildren: z.boolean(),
+});
+export type AreaVO = z.infer<typeof areaVO>;
+
+/**
+ * `POST sys-area/page` (signed in): China's administrative divisions (GB/T 2260 codes). `parentCode` lists children
+ * (none = provinces when no keyword), `keyword` matches names at any level, `codes` fetches given codes.
+ */
+export const areaPageRequest = pageRequest.extend({
+  parentCode: z.string().trim().max(12).optional(),
+  level: z.coerce.number().int().min(1).max(3).optional(),
+  keyword: z.string().trim().max(50, '关键字不能超过50个字符').optional(),
+  codes: z.array(z.string().max(12)).max(200).optional(),
+});
+export type AreaPageRequest = z.infer<typeof areaPageRequest>;
+export const areaPageResponse = page(areaVO);
