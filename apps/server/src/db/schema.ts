@@ -13,7 +13,9 @@ import {
   jsonb,
   pgTable,
   text,
+  smallint,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -436,4 +438,161 @@ export const joinRequests = pgTable(
     index('join_requests_user_idx').on(t.userId, t.createdAt),
     check('join_requests_status_ck', sql`${t.status} in ('pending', 'approved', 'refused')`),
   ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// The project database (issue 4): form definition draft and immutable versions, entered CRF records, dictionaries,
+// administrative areas. The definition document is validated by `@registry/shared/forms/definition` (ADR 0002).
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A project's working copy of its form definition: one row per project, created lazily on first read. */
+export const formDrafts = pgTable(
+  'form_drafts',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    projectId: uuid('project_id')
+      .primaryKey()
+      .references(() => projects.id),
+    definition: jsonb('definition').notNull(),
+    /** Bumped by every save; a save names the revision it started from (optimistic locking). */
+    revision: integer('revision').notNull().default(0),
+    updatedBy: uuid('updated_by').references(() => users.id),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('form_drafts_tenant_idx').on(t.tenantId)],
+);
+
+/**
+ * Published versions of a project's form definition. Immutable: a trigger refuses UPDATE and DELETE (migration 0009).
+ * Records keep the version they were entered with.
+ */
+export const formVersions = pgTable(
+  'form_versions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    versionNo: integer('version_no').notNull(),
+    definition: jsonb('definition').notNull(),
+    /** The changes against the previous version (`DefinitionChange[]` of the engine's `diffDefinitions`). */
+    changes: jsonb('changes').notNull(),
+    note: text('note'),
+    publishedBy: uuid('published_by')
+      .notNull()
+      .references(() => users.id),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('form_versions_project_no_uq').on(t.projectId, t.versionNo),
+    index('form_versions_tenant_project_idx').on(t.tenantId, t.projectId),
+  ],
+);
+
+/**
+ * Entered CRF data: one row per patient, form and instance (repeatable forms have instances 1..n). Written by the
+ * patient pages (issue 5); the publish check of issue 4 counts the data a breaking change would orphan.
+ */
+export const formRecords = pgTable(
+  'form_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    /** The patient; the foreign key to `patients` is added with that table in issue 5. */
+    patientId: uuid('patient_id').notNull(),
+    formKey: text('form_key').notNull(),
+    instance: integer('instance').notNull().default(1),
+    /** The definition version the data was entered with. */
+    versionId: uuid('version_id')
+      .notNull()
+      .references(() => formVersions.id),
+    data: jsonb('data')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    status: text('status', { enum: ['draft', 'submitted', 'verified', 'locked'] })
+      .notNull()
+      .default('draft'),
+    rowVersion: integer('row_version').notNull().default(1),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedBy: uuid('updated_by').references(() => users.id),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('form_records_patient_form_instance_uq').on(t.tenantId, t.patientId, t.formKey, t.instance),
+    index('form_records_project_form_idx').on(t.tenantId, t.projectId, t.formKey),
+    index('form_records_version_idx').on(t.versionId),
+    index('form_records_data_gin').using('gin', t.data),
+    check('form_records_status_ck', sql`${t.status} in ('draft', 'submitted', 'verified', 'locked')`),
+    check('form_records_instance_ck', sql`${t.instance} >= 1`),
+  ],
+);
+
+/**
+ * Option lists (dictionaries) for `dict` fields: gender, ethnicity, blood type, units, ICD-10 ... `tenant_id` null =
+ * a built-in system list, read by every tenant; a tenant's own list may not reuse a built-in code (service check).
+ */
+export const fieldDicts = pgTable(
+  'field_dicts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').references(() => tenants.id),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** Where the options come from (e.g. the dataset package of a bundled list). */
+    source: text('source'),
+    builtIn: boolean('built_in').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('field_dicts_tenant_code_uq').on(t.tenantId, t.code).nullsNotDistinct(),
+    index('field_dicts_code_idx').on(t.code),
+  ],
+);
+
+export const fieldDictOptions = pgTable(
+  'field_dict_options',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    dictId: uuid('dict_id')
+      .notNull()
+      .references(() => fieldDicts.id, { onDelete: 'cascade' }),
+    /** null for the options of a built-in list. */
+    tenantId: uuid('tenant_id').references(() => tenants.id),
+    code: text('code').notNull(),
+    label: text('label').notNull(),
+    parentCode: text('parent_code'),
+    sort: integer('sort').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+  },
+  (t) => [
+    uniqueIndex('field_dict_options_dict_code_uq').on(t.dictId, t.code),
+    index('field_dict_options_dict_sort_idx').on(t.dictId, t.sort, t.code),
+    index('field_dict_options_dict_parent_idx').on(t.dictId, t.parentCode),
+  ],
+);
+
+/** China's administrative divisions (GB/T 2260): provinces (1), prefectures (2), counties (3). Reference data. */
+export const areas = pgTable(
+  'areas',
+  {
+    code: text('code').primaryKey(),
+    name: text('name').notNull(),
+    parentCode: text('parent_code'),
+    level: smallint('level').notNull(),
+    /** e.g. 广东省广州市天河区. */
+    fullName: text('full_name').notNull(),
+  },
+  (t) => [index('areas_parent_idx').on(t.parentCode, t.code), check('areas_level_ck', sql`${t.level} between 1 and 3`)],
 );
