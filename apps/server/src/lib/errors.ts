@@ -3,6 +3,8 @@ export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Details for the envelope's `issues` (e.g. the problems that block a publish), each with a path. */
+    readonly issues?: { path: string; message: string }[],
   ) {
     super(message);
     this.name = 'AppError';

@@ -59,7 +59,8 @@ function mapDbError(err: unknown): Mapped | undefined {
 
 /** Maps any error to the status and Chinese message of the envelope (exported for its unit test). */
 export function mapError(err: FastifyError | Error): Mapped {
-  if (err instanceof AppError) return { status: err.statusCode, message: err.message, log: 'none' };
+  if (err instanceof AppError)
+    return { status: err.statusCode, message: err.message, ...(err.issues ? { issues: err.issues } : {}), log: 'none' };
   if (hasZodFastifySchemaValidationErrors(err)) {
     const issues = err.validation.map((v) => {
       const parts = v.instancePath.split('/').filter(Boolean);
