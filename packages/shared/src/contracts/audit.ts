@@ -135,6 +135,9 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'record.update': '修改表单',
   'record.lock': '锁定表单',
   'record.sign': '签名表单',
+  'form_definition.save': '保存数据库草稿',
+  'form_definition.publish': '发布数据库版本',
+  'form_definition.discard': '放弃数据库草稿',
 };
 
 /** Chinese labels of the entity types of audit events. */
@@ -155,6 +158,9 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
   patient: '患者',
   record: '表单记录',
   export: '导出',
+  form_definition: '数据库',
+  form_draft: '数据库草稿',
+  form_version: '数据库版本',
 };
 
 const VERB_LABELS: Readonly<Record<string, string>> = {
