@@ -884,3 +884,18 @@ export function scopeOf(
     ...(options.missingCodes === undefined ? {} : { missingCodes: options.missingCodes }),
   };
 }
+
+/** Every `[key]` / `[key(code)]` of a tree with its position, in source order (repeats included). */
+export function listRefNodes(node: LogicNode): Extract<LogicNode, { kind: 'ref' }>[] {
+  const out: Extract<LogicNode, { kind: 'ref' }>[] = [];
+  const walk = (n: LogicNode) => {
+    if (n.kind === 'ref') out.push(n);
+    else if (n.kind === 'unary') walk(n.arg);
+    else if (n.kind === 'binary') {
+      walk(n.left);
+      walk(n.right);
+    } else if (n.kind === 'call') n.args.forEach(walk);
+  };
+  walk(node);
+  return out;
+}
