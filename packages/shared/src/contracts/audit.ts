@@ -161,6 +161,8 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
   form_definition: '数据库',
   form_draft: '数据库草稿',
   form_version: '数据库版本',
+  field_dict: '字典',
+  field_dict_option: '字典选项',
 };
 
 const VERB_LABELS: Readonly<Record<string, string>> = {
