@@ -1,0 +1,325 @@
+import { SaxesParser } from 'saxes';
+
+/**
+ * A strict structural check of the ODM 1.3.2 elements our export emits, written from the ODM 1.3.2 specification:
+ * element order and cardinality, required attributes, enumerated attribute values, OID uniqueness and that every
+ * OID reference names a definition. Used by the ODM test when the official XSD is not available (`ODM_XSD_DIR`).
+ */
+
+export type XmlElement = { name: string; attrs: Record<string, string>; children: XmlElement[]; text: string };
+
+export function parseXml(xml: string): XmlElement {
+  const parser = new SaxesParser({ xmlns: false });
+  const stack: XmlElement[] = [];
+  let root: XmlElement | null = null;
+  parser.on('opentag', (tag) => {
+    const node: XmlElement = {
+      name: tag.name,
+      attrs: { ...(tag.attributes as Record<string, string>) },
+      children: [],
+      text: '',
+    };
+    stack.at(-1)?.children.push(node);
+    stack.push(node);
+    root ??= node;
+  });
+  parser.on('text', (t) => {
+    const top = stack.at(-1);
+    if (top) top.text += t;
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+  });
+  parser.write(xml).close();
+  if (!root) throw new Error('empty document');
+  return root;
+}
+
+type Card = '1' | '?' | '*' | '+';
+type Spec = {
+  required?: string[];
+  enums?: Record<string, string[]>;
+  /** Children in order; absent = no element children (text only or empty). */
+  children?: [string, Card][];
+  /** Exactly one of these groups must be present (RangeCheck: CheckValue+ | FormalExpression+). */
+  oneOf?: string[];
+};
+
+const YES_NO = ['Yes', 'No'];
+const TRANSLATED: Spec = { children: [['TranslatedText', '+']] };
+const DATA_TYPES = [
+  'integer',
+  'float',
+  'date',
+  'time',
+  'datetime',
+  'string',
+  'text',
+  'boolean',
+  'double',
+  'hexBinary',
+  'base64Binary',
+  'hexFloat',
+  'base64Float',
+  'partialDate',
+  'partialTime',
+  'partialDatetime',
+  'durationDatetime',
+  'intervalDatetime',
+  'incompleteDatetime',
+  'incompleteDate',
+  'incompleteTime',
+  'URI',
+];
+
+const SPEC: Record<string, Spec> = {
+  ODM: {
+    required: ['FileType', 'FileOID', 'CreationDateTime'],
+    enums: {
+      FileType: ['Snapshot', 'Transactional'],
+      ODMVersion: ['1.2', '1.2.1', '1.3', '1.3.1', '1.3.2'],
+      Granularity: ['All', 'Metadata', 'AdminData', 'ReferenceData', 'AllClinicalData', 'SingleSite', 'SingleSubject'],
+    },
+    children: [
+      ['Study', '*'],
+      ['AdminData', '*'],
+      ['ReferenceData', '*'],
+      ['ClinicalData', '*'],
+      ['Association', '*'],
+    ],
+  },
+  Study: {
+    required: ['OID'],
+    children: [
+      ['GlobalVariables', '1'],
+      ['BasicDefinitions', '?'],
+      ['MetaDataVersion', '*'],
+    ],
+  },
+  GlobalVariables: {
+    children: [
+      ['StudyName', '1'],
+      ['StudyDescription', '1'],
+      ['ProtocolName', '1'],
+    ],
+  },
+  StudyName: {},
+  StudyDescription: {},
+  ProtocolName: {},
+  BasicDefinitions: { children: [['MeasurementUnit', '*']] },
+  MeasurementUnit: {
+    required: ['OID', 'Name'],
+    children: [
+      ['Symbol', '1'],
+      ['Alias', '*'],
+    ],
+  },
+  Symbol: TRANSLATED,
+  MetaDataVersion: {
+    required: ['OID', 'Name'],
+    children: [
+      ['Include', '?'],
+      ['Protocol', '?'],
+      ['StudyEventDef', '*'],
+      ['FormDef', '*'],
+      ['ItemGroupDef', '*'],
+      ['ItemDef', '*'],
+      ['CodeList', '*'],
+      ['ImputationMethod', '*'],
+      ['Presentation', '*'],
+      ['ConditionDef', '*'],
+      ['MethodDef', '*'],
+    ],
+  },
+  Protocol: {
+    children: [
+      ['Description', '?'],
+      ['StudyEventRef', '*'],
+      ['Alias', '*'],
+    ],
+  },
+  StudyEventRef: { required: ['StudyEventOID', 'Mandatory'], enums: { Mandatory: YES_NO } },
+  StudyEventDef: {
+    required: ['OID', 'Name', 'Repeating', 'Type'],
+    enums: { Repeating: YES_NO, Type: ['Scheduled', 'Unscheduled', 'Common'] },
+    children: [
+      ['Description', '?'],
+      ['FormRef', '*'],
+      ['Alias', '*'],
+    ],
+  },
+  FormRef: { required: ['FormOID', 'Mandatory'], enums: { Mandatory: YES_NO } },
+  FormDef: {
+    required: ['OID', 'Name', 'Repeating'],
+    enums: { Repeating: YES_NO },
+    children: [
+      ['Description', '?'],
+      ['ItemGroupRef', '*'],
+      ['ArchiveLayout', '*'],
+      ['Alias', '*'],
+    ],
+  },
+  ItemGroupRef: { required: ['ItemGroupOID', 'Mandatory'], enums: { Mandatory: YES_NO } },
+  ItemGroupDef: {
+    required: ['OID', 'Name', 'Repeating'],
+    enums: { Repeating: YES_NO },
+    children: [
+      ['Description', '?'],
+      ['ItemRef', '*'],
+      ['Alias', '*'],
+    ],
+  },
+  ItemRef: { required: ['ItemOID', 'Mandatory'], enums: { Mandatory: YES_NO } },
+  ItemDef: {
+    required: ['OID', 'Name', 'DataType'],
+    enums: { DataType: DATA_TYPES },
+    children: [
+      ['Description', '?'],
+      ['Question', '?'],
+      ['ExternalQuestion', '?'],
+      ['MeasurementUnitRef', '*'],
+      ['RangeCheck', '*'],
+      ['CodeListRef', '?'],
+      ['Role', '*'],
+      ['Alias', '*'],
+    ],
+  },
+  Description: TRANSLATED,
+  Question: TRANSLATED,
+  Decode: TRANSLATED,
+  ErrorMessage: TRANSLATED,
+  TranslatedText: {},
+  MeasurementUnitRef: { required: ['MeasurementUnitOID'] },
+  RangeCheck: {
+    required: ['SoftHard'],
+    enums: { SoftHard: ['Soft', 'Hard'], Comparator: ['LT', 'LE', 'GT', 'GE', 'EQ', 'NE', 'IN', 'NOTIN'] },
+    children: [
+      ['CheckValue', '*'],
+      ['FormalExpression', '*'],
+      ['MeasurementUnitRef', '?'],
+      ['ErrorMessage', '?'],
+    ],
+    oneOf: ['CheckValue', 'FormalExpression'],
+  },
+  CheckValue: {},
+  CodeListRef: { required: ['CodeListOID'] },
+  CodeList: {
+    required: ['OID', 'Name', 'DataType'],
+    enums: { DataType: ['integer', 'float', 'text', 'string'] },
+    children: [
+      ['Description', '?'],
+      ['CodeListItem', '*'],
+      ['EnumeratedItem', '*'],
+      ['ExternalCodeList', '?'],
+      ['Alias', '*'],
+    ],
+    oneOf: ['CodeListItem', 'EnumeratedItem', 'ExternalCodeList'],
+  },
+  CodeListItem: {
+    required: ['CodedValue'],
+    children: [
+      ['Decode', '1'],
+      ['Alias', '*'],
+    ],
+  },
+  ExternalCodeList: {},
+  ConditionDef: {
+    required: ['OID', 'Name'],
+    children: [
+      ['Description', '1'],
+      ['FormalExpression', '*'],
+      ['Alias', '*'],
+    ],
+  },
+  MethodDef: {
+    required: ['OID', 'Name', 'Type'],
+    enums: { Type: ['Computation', 'Imputation', 'Transpose', 'Other'] },
+    children: [
+      ['Description', '1'],
+      ['FormalExpression', '*'],
+      ['Alias', '*'],
+    ],
+  },
+  FormalExpression: { required: ['Context'] },
+  Alias: { required: ['Context', 'Name'] },
+};
+
+function checkChildren(node: XmlElement, spec: Spec, where: string, problems: string[]): void {
+  const names = node.children.map((c) => c.name);
+  const model = spec.children ?? [];
+  let i = 0;
+  for (const [name, card] of model) {
+    let count = 0;
+    while (i < names.length && names[i] === name) {
+      i++;
+      count++;
+    }
+    if ((card === '1' || card === '+') && count === 0) problems.push(`${where}: missing <${name}>`);
+    if ((card === '1' || card === '?') && count > 1) problems.push(`${where}: more than one <${name}>`);
+  }
+  if (i < names.length) problems.push(`${where}: unexpected <${names[i]}> (order or content)`);
+  if (spec.oneOf) {
+    const present = spec.oneOf.filter((n) => names.includes(n));
+    if (present.length !== 1) problems.push(`${where}: exactly one of ${spec.oneOf.join(' | ')} expected`);
+  }
+}
+
+/** Every problem found (an empty list means the document passed). */
+export function checkOdmStructure(xml: string): string[] {
+  const problems: string[] = [];
+  const root = parseXml(xml);
+  if (root.name !== 'ODM') problems.push(`root is <${root.name}>`);
+  if (root.attrs.xmlns !== 'http://www.cdisc.org/ns/odm/v1.3') problems.push('ODM namespace missing');
+  const defs = new Map<string, Set<string>>();
+  const refs: { kind: string; oid: string; where: string }[] = [];
+  const REF_TARGET: Record<string, string> = {
+    StudyEventOID: 'StudyEventDef',
+    FormOID: 'FormDef',
+    ItemGroupOID: 'ItemGroupDef',
+    ItemOID: 'ItemDef',
+    CodeListOID: 'CodeList',
+    MeasurementUnitOID: 'MeasurementUnit',
+    CollectionExceptionConditionOID: 'ConditionDef',
+    MethodOID: 'MethodDef',
+  };
+
+  const visit = (node: XmlElement, path: string) => {
+    const where = `${path}/${node.name}${node.attrs.OID ? `[${node.attrs.OID}]` : ''}`;
+    const spec = SPEC[node.name];
+    if (!spec) {
+      problems.push(`${where}: element not expected`);
+      return;
+    }
+    for (const attr of spec.required ?? []) {
+      if (!node.attrs[attr]) problems.push(`${where}: missing attribute ${attr}`);
+    }
+    for (const [attr, values] of Object.entries(spec.enums ?? {})) {
+      const v = node.attrs[attr];
+      if (v !== undefined && !values.includes(v)) problems.push(`${where}: ${attr}="${v}" not allowed`);
+    }
+    for (const attr of ['OrderNumber', 'Length', 'SignificantDigits']) {
+      const v = node.attrs[attr];
+      if (v !== undefined && !/^\d+$/.test(v)) problems.push(`${where}: ${attr}="${v}" is not an integer`);
+    }
+    if (node.name === 'TranslatedText' && node.attrs['xml:lang'] !== 'zh')
+      problems.push(`${where}: xml:lang should be zh`);
+    if (!spec.children && node.children.length > 0) problems.push(`${where}: no element content allowed`);
+    if (spec.children) checkChildren(node, spec, where, problems);
+    if (node.attrs.OID && node.name !== 'Study' && node.name !== 'MetaDataVersion') {
+      const set = defs.get(node.name) ?? new Set<string>();
+      if (set.has(node.attrs.OID)) problems.push(`${where}: duplicate OID`);
+      set.add(node.attrs.OID);
+      defs.set(node.name, set);
+    }
+    for (const [attr, kind] of Object.entries(REF_TARGET)) {
+      const oid = node.attrs[attr];
+      if (oid !== undefined && !(node.name === kind)) refs.push({ kind, oid, where });
+    }
+    for (const child of node.children) visit(child, where);
+  };
+  visit(root, '');
+  for (const ref of refs) {
+    if (!defs.get(ref.kind)?.has(ref.oid)) problems.push(`${ref.where}: no ${ref.kind} with OID ${ref.oid}`);
+  }
+  return problems;
+}

@@ -1,0 +1,195 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Definition } from '@registry/shared/forms/definition';
+import { SAMPLE_DEFINITION } from '../../../test/fixtures/sample-definition';
+import { definitionToOdm, type OdmStudyInfo } from './odm';
+import { checkOdmStructure, parseXml, type XmlElement } from './odm-structure.test-support';
+
+const STUDY: OdmStudyInfo = {
+  studyOid: 'S.demo',
+  studyName: '心力衰竭注册登记研究',
+  studyDescription: '多中心 <注册> & "登记"',
+  protocolName: 'HF-REG',
+  versionOid: 'MDV.v3',
+  versionName: '第 3 版',
+  fileOid: 'F.demo.v3',
+  createdAt: new Date('2026-11-22T05:00:00Z'),
+};
+
+const hasXmllint = (() => {
+  try {
+    execFileSync('xmllint', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+/** Directory holding the official `ODM1-3-2.xsd` (with its imports); no npm package ships it. */
+const xsdDir = process.env.ODM_XSD_DIR;
+const xsdPath = xsdDir ? path.join(xsdDir, 'ODM1-3-2.xsd') : null;
+
+/** xmllint on the document: well-formedness always, the ODM 1.3.2 XSD when ODM_XSD_DIR is set. */
+function xmllint(xml: string): { ok: boolean; output: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'odm-'));
+  const file = path.join(dir, 'odm.xml');
+  writeFileSync(file, xml);
+  try {
+    const args = ['--noout', ...(xsdPath && existsSync(xsdPath) ? ['--schema', xsdPath] : []), file];
+    const output = execFileSync('xmllint', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return { ok: true, output };
+  } catch (e) {
+    return { ok: false, output: String((e as { stderr?: string }).stderr ?? e) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const all = (node: XmlElement, name: string): XmlElement[] => [
+  ...(node.name === name ? [node] : []),
+  ...node.children.flatMap((c) => all(c, name)),
+];
+const byOid = (node: XmlElement, name: string, oid: string) => all(node, name).find((n) => n.attrs.OID === oid);
+
+describe('CDISC ODM 1.3.2 export', () => {
+  const xml = definitionToOdm(SAMPLE_DEFINITION, STUDY);
+  const doc = parseXml(xml);
+
+  it('should pass the ODM 1.3.2 structural check when a definition with every field type is exported', () => {
+    expect(checkOdmStructure(xml)).toEqual([]);
+  });
+
+  it.runIf(hasXmllint)(
+    `should be accepted by xmllint${xsdPath ? ' against the ODM 1.3.2 XSD' : ' (well-formed; set ODM_XSD_DIR for the XSD)'} when exported`,
+    () => {
+      const result = xmllint(xml);
+      expect(result.output).not.toMatch(/error/i);
+      expect(result.ok).toBe(true);
+    },
+  );
+
+  it('should write a Snapshot ODM 1.3.2 root with the study names escaped when exported', () => {
+    expect(doc.attrs).toMatchObject({
+      FileType: 'Snapshot',
+      ODMVersion: '1.3.2',
+      FileOID: 'F.demo.v3',
+      CreationDateTime: '2026-11-22T05:00:00.000Z',
+    });
+    expect(all(doc, 'StudyDescription')[0]?.text).toBe('多中心 <注册> & "登记"');
+    expect(xml).toContain('多中心 &lt;注册&gt; &amp; "登记"');
+  });
+
+  it('should put follow-up forms in a repeating follow-up event and the rest in the baseline event', () => {
+    const baseline = byOid(doc, 'StudyEventDef', 'SE.BASELINE');
+    const followUp = byOid(doc, 'StudyEventDef', 'SE.FOLLOWUP');
+    expect(baseline?.children.map((c) => c.attrs.FormOID)).toEqual(['F.demography', 'F.empty_form']);
+    expect(followUp?.attrs.Repeating).toBe('Yes');
+    expect(followUp?.children.map((c) => c.attrs.FormOID)).toEqual(['F.fu_visit']);
+    expect(byOid(doc, 'FormDef', 'F.fu_visit')?.attrs.Repeating).toBe('Yes');
+  });
+
+  it('should map field types to ODM data types with lengths, digits, ranges and code lists', () => {
+    expect(byOid(doc, 'ItemDef', 'I.name')?.attrs).toMatchObject({ DataType: 'string', Length: '50' });
+    expect(byOid(doc, 'ItemDef', 'I.height')?.attrs.DataType).toBe('integer');
+    expect(byOid(doc, 'ItemDef', 'I.weight')?.attrs).toMatchObject({ DataType: 'float', SignificantDigits: '1' });
+    expect(byOid(doc, 'ItemDef', 'I.birth_date')?.attrs.DataType).toBe('date');
+    expect(byOid(doc, 'ItemDef', 'I.visit_time')?.attrs.DataType).toBe('datetime');
+    expect(byOid(doc, 'ItemDef', 'I.onset')?.attrs.DataType).toBe('partialDate');
+    const weightChecks = all(byOid(doc, 'ItemDef', 'I.weight') as XmlElement, 'RangeCheck');
+    expect(weightChecks.map((c) => [c.attrs.Comparator, c.attrs.SoftHard, c.children[0]?.text])).toEqual([
+      ['GE', 'Soft', '2.5'],
+      ['LE', 'Soft', '300'],
+    ]);
+    const sexList = byOid(doc, 'CodeList', 'CL.sex');
+    expect(sexList?.children.map((c) => [c.attrs.CodedValue, all(c, 'TranslatedText')[0]?.text])).toEqual([
+      ['1', '男'],
+      ['2', '女'],
+      ['9', '未知, 或 | 未说明 \\ 其他'],
+    ]);
+    expect(all(byOid(doc, 'CodeList', 'CL.DICT.blood_type') as XmlElement, 'ExternalCodeList')[0]?.attrs).toEqual({
+      Dictionary: 'sys-field-dict-option',
+      ref: 'blood_type',
+    });
+    expect(all(doc, 'ItemDef').some((i) => i.attrs.OID === 'I.sec_basic' || i.attrs.OID === 'I.intro')).toBe(false);
+  });
+
+  it('should export a checkbox as one ticked/not-ticked item per option', () => {
+    const refs = all(byOid(doc, 'ItemGroupDef', 'IG.demography') as XmlElement, 'ItemRef').map((r) => r.attrs.ItemOID);
+    expect(refs).toEqual(expect.arrayContaining(['I.symptoms___dyspnea', 'I.symptoms___edema', 'I.symptoms___other']));
+    expect(byOid(doc, 'ItemDef', 'I.symptoms___other')?.attrs.DataType).toBe('integer');
+  });
+
+  it('should export a repeating group as a repeating item group referenced by its form', () => {
+    const group = byOid(doc, 'ItemGroupDef', 'IG.demography.meds');
+    expect(group?.attrs.Repeating).toBe('Yes');
+    expect(all(group as XmlElement, 'ItemRef').map((r) => r.attrs.ItemOID)).toEqual([
+      'I.med_name',
+      'I.med_dose',
+      'I.med_start',
+    ]);
+    expect(
+      all(byOid(doc, 'FormDef', 'F.demography') as XmlElement, 'ItemGroupRef').map((r) => r.attrs.ItemGroupOID),
+    ).toEqual(['IG.demography', 'IG.demography.meds']);
+  });
+
+  it('should invert show-if into the collection exception condition and export calculations as methods', () => {
+    const ref = all(doc, 'ItemRef').find((r) => r.attrs.ItemOID === 'I.fu_death_date');
+    expect(ref?.attrs.CollectionExceptionConditionOID).toBe('C.fu_death_date');
+    const condition = byOid(doc, 'ConditionDef', 'C.fu_death_date');
+    expect(all(condition as XmlElement, 'FormalExpression')[0]?.text).toBe("not ([fu_alive] = '0')");
+    const bmiRef = all(doc, 'ItemRef').find((r) => r.attrs.ItemOID === 'I.bmi');
+    expect(bmiRef?.attrs.MethodOID).toBe('M.bmi');
+    expect(all(byOid(doc, 'MethodDef', 'M.bmi') as XmlElement, 'FormalExpression')[0]?.text).toBe(
+      'round([weight] / (([height] / 100) ^ 2), 2)',
+    );
+    expect(byOid(doc, 'MethodDef', 'M.bmi')?.attrs.Type).toBe('Computation');
+  });
+
+  it('should stay well-formed and carry the text exactly when labels hold markup, quotes and control characters', () => {
+    const nasty: Definition = {
+      missingCodes: [],
+      categories: [
+        {
+          key: 'c',
+          title: 'C',
+          forms: [
+            {
+              key: 'f',
+              title: '</FormDef><x a="1">',
+              fields: [
+                {
+                  key: 'q',
+                  type: 'radio',
+                  label: `a < b && c > "d" 'e' \u0001]]>`,
+                  showIf: "[r] <> '<&>'",
+                  options: [{ code: 'x', label: '&amp; 不是实体' }],
+                },
+                { key: 'r', type: 'text', label: 'R' },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const out = definitionToOdm(nasty, { ...STUDY, studyName: '&<>"' });
+    expect(checkOdmStructure(out)).toEqual([]);
+    const parsed = parseXml(out);
+    expect(byOid(parsed, 'FormDef', 'F.f')?.attrs.Name).toBe('</FormDef><x a="1">');
+    expect(all(byOid(parsed, 'ItemDef', 'I.q') as XmlElement, 'TranslatedText')[0]?.text).toBe(
+      `a < b && c > "d" 'e' ]]>`,
+    );
+    expect(all(byOid(parsed, 'CodeList', 'CL.q') as XmlElement, 'TranslatedText')[0]?.text).toBe('&amp; 不是实体');
+    if (hasXmllint) expect(xmllint(out).ok).toBe(true);
+  });
+
+  it('should report misplaced elements and dangling references when the structural check reads a broken file', () => {
+    const broken = xml
+      .replace('<GlobalVariables>', '<GlobalVariables><ProtocolName>x</ProtocolName>')
+      .replace('ItemOID="I.height"', 'ItemOID="I.nowhere"');
+    const problems = checkOdmStructure(broken);
+    expect(problems.some((p) => p.includes('GlobalVariables'))).toBe(true);
+    expect(problems.some((p) => p.includes('no ItemDef with OID I.nowhere'))).toBe(true);
+  });
+});
