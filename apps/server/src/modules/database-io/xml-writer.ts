@@ -14,8 +14,8 @@ export function textEl(name: string, attrs: XmlAttrs, text: string): XmlNode {
   return { name, attrs, children: [], text };
 }
 
-// eslint-disable-next-line no-control-regex
 const INVALID_XML_CHARS =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function escapeText(value: string): string {
