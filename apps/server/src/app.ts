@@ -24,6 +24,8 @@ import { registerTenantRoutes } from './modules/tenant/tenant.routes';
 import { createTenantService } from './modules/tenant/tenant.service';
 import { registerCenterRoutes } from './modules/center/center.routes';
 import { createCenterService } from './modules/center/center.service';
+import { registerDictionaryRoutes } from './modules/dictionary/dictionary.routes';
+import { createDictionaryService } from './modules/dictionary/dictionary.service';
 import { createMemberService } from './modules/permission/member.service';
 import { registerPermissionRoutes } from './modules/permission/permission.routes';
 import { createRoleService } from './modules/permission/role.service';
@@ -113,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTenantRoutes(app, { tenants: createTenantService({ db, clock }) });
   registerFileRoutes(app, { files: createFileService({ db, clock, storage }) });
   registerAuditRoutes(app, { audit: createAuditService({ db }) });
+  registerDictionaryRoutes(app, { dictionaries: createDictionaryService({ db, clock }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

@@ -8,6 +8,7 @@ import { createDb } from './db/client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded-postgres';
 import { runMigrations } from './db/migrate';
 import { closePool, createPool } from './db/pool';
+import { ensureReferenceData } from './db/reference-data/ensure-reference-data';
 import { DEMO_ACCOUNTS, seedDemo, seedReferenceData } from './db/seed';
 import { purgeExpiredSignInData } from './modules/auth/auth.repository';
 
@@ -92,6 +93,9 @@ async function main(): Promise<void> {
     pool = createPool(connectionString, { logger: { error: (m) => log.error(m) } });
     const db = createDb(pool);
     await seedReferenceData(db);
+    const loaded = await ensureReferenceData(db);
+    if (loaded.lists.length > 0) log.info(`已载入内置字典: ${loaded.lists.join(', ')}`);
+    if (loaded.areas) log.info(`已载入行政区划: ${loaded.areas}`);
     const seeded = config.seedDemo ? await seedDemo(db) : false;
     app = await buildApp({ config, pool, logger: { level: config.logLevel } });
     await app.listen({ host: config.host, port: config.port });

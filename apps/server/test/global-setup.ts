@@ -5,6 +5,9 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres';
 import { runMigrations } from '../src/db/migrate';
+import { closePool, createPool } from '../src/db/pool';
+import { createDb } from '../src/db/client';
+import { ensureReferenceData } from '../src/db/reference-data/ensure-reference-data';
 import { findFreePort } from './free-port';
 import { quoteIdent, withClient, withDatabase } from './pg-admin';
 
@@ -89,6 +92,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${quoteIdent(templateDatabase)}`));
     await runMigrations(withDatabase(adminUrl, templateDatabase));
+    // the bundled lists and areas go into the template once, so every cloned test database has them
+    const pool = createPool(withDatabase(adminUrl, templateDatabase), { logger: quietLogger });
+    try {
+      await ensureReferenceData(createDb(pool));
+    } finally {
+      await closePool(pool);
+    }
   } catch (err) {
     await cleanup().catch(() => undefined);
     throw err;
