@@ -1,0 +1,185 @@
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Form, Modal } from 'antd';
+import type { RecordIssue } from '@registry/shared/contracts/form-definition';
+import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
+import { evaluateForm, validateRecord } from '@registry/shared/forms/record';
+import { pathLabel, removePaths, setKey, topKey } from './crf-paths';
+import { FieldItem } from './field-item';
+
+export type CrfFormProps = {
+  form: FormDefinition;
+  /** Missing codes; cross-form references. */
+  definition: Definition;
+  /** The record data (controlled). */
+  value: Record<string, unknown>;
+  onChange: (next: Record<string, unknown>) => void;
+  /** Other forms' values of the same patient (for cross-form logic). */
+  external?: Record<string, unknown>;
+  /** Issues from the server, shown at their fields (merged with the engine's) until the field is edited. */
+  issues?: RecordIssue[];
+  /** Which checks to show (required only in submit); default 'submit'. */
+  mode?: 'draft' | 'submit';
+  /** Show issues of untouched fields too (after a submit attempt). */
+  showAllIssues?: boolean;
+  readOnly?: boolean;
+  /** For deterministic tests. */
+  today?: string;
+};
+
+type Evaluation = ReturnType<typeof evaluateForm>;
+type Data = Record<string, unknown>;
+
+const NO_ISSUES: readonly RecordIssue[] = [];
+const NO_KEYS: ReadonlySet<string> = new Set();
+/** Hiding can cascade (a cleared field drives another's show-if); a definition cannot nest deeper than its fields. */
+const MAX_CASCADE = 64;
+
+/**
+ * The engine for one form and context: `evaluateForm` with its results kept per data object, so the data a change
+ * produced is not evaluated again when it comes back as `value`.
+ */
+function createEvaluator(form: FormDefinition, ctx: Parameters<typeof evaluateForm>[2]) {
+  const cache = new WeakMap<Data, Evaluation>();
+  return (data: Data): Evaluation => {
+    const known = cache.get(data);
+    if (known) return known;
+    const result = evaluateForm(form, data, ctx);
+    cache.set(data, result);
+    cache.set(result.data, result);
+    return result;
+  };
+}
+
+/**
+ * The CRF renderer: every field type of the definition, with the form engine as the one source of truth — hidden
+ * fields disappear (and their data is cleared after a confirmation), calculated fields update live, hard issues show
+ * as errors and soft issues as warnings at their fields. Used by the designer's preview and the patient pages.
+ */
+export function CrfForm({
+  form,
+  definition,
+  value,
+  onChange,
+  external,
+  issues: serverIssues,
+  mode = 'submit',
+  showAllIssues = false,
+  readOnly = false,
+  today,
+}: CrfFormProps) {
+  const idPrefix = `crf${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
+  const [modal, modalHolder] = Modal.useModal();
+  const missingCodes = definition.missingCodes;
+  const missingCodeSet = useMemo(() => missingCodes.map((c) => c.code), [missingCodes]);
+
+  const evaluate = useMemo(
+    () => createEvaluator(form, { external, today, missingCodes: missingCodeSet }),
+    [form, external, today, missingCodeSet],
+  );
+  const evaluation = useMemo(() => evaluate(value), [evaluate, value]);
+  const validation = useMemo(
+    () => validateRecord(form, value, { mode, missingCodes: missingCodeSet, external, today }),
+    [form, value, mode, missingCodeSet, external, today],
+  );
+
+  // Fields the user changed: their issues show at once; others wait for showAllIssues (a submit attempt).
+  const [touched, setTouched] = useState<ReadonlySet<string>>(NO_KEYS);
+  // Server issues stand until their field is edited; a new list from the server starts over.
+  const [seenServerIssues, setSeenServerIssues] = useState(serverIssues);
+  const [editedSinceServer, setEditedSinceServer] = useState<ReadonlySet<string>>(NO_KEYS);
+  if (seenServerIssues !== serverIssues) {
+    setSeenServerIssues(serverIssues);
+    setEditedSinceServer(NO_KEYS);
+  }
+
+  const latest = useRef({ value, evaluate, onChange, form, readOnly });
+  useEffect(() => {
+    latest.current = { value, evaluate, onChange, form, readOnly };
+  }, [value, evaluate, onChange, form, readOnly]);
+
+  const onFieldChange = useCallback(
+    (key: string, next: unknown) => {
+      const current = latest.current;
+      if (current.readOnly) return;
+      const mark = (set: ReadonlySet<string>) => (set.has(key) ? set : new Set(set).add(key));
+      setTouched(mark);
+      setEditedSinceServer(mark);
+
+      const before = current.evaluate(current.value);
+      const wasHidden = new Set(before.hidden);
+      let result = current.evaluate(setKey(current.value, key, next));
+      // What this change hides that holds data (hidden before and still holding data is not this change's doing).
+      const cleared: string[] = [];
+      for (let round = 0; round < MAX_CASCADE; round++) {
+        const fresh = result.clear.filter((p) => !wasHidden.has(p) && !cleared.includes(p));
+        if (fresh.length === 0) break;
+        cleared.push(...fresh);
+        result = current.evaluate(removePaths(result.data, fresh));
+      }
+      const emit = () => {
+        latest.current = { ...latest.current, value: result.data };
+        latest.current.onChange(result.data);
+      };
+      if (cleared.length === 0) {
+        emit();
+        return;
+      }
+      modal.confirm({
+        title: '隐藏字段',
+        content: `以下字段将被隐藏并清空：${cleared.map((p) => pathLabel(current.form, p)).join('、')}`,
+        okText: '清空',
+        cancelText: '取消',
+        onOk: emit,
+        // Cancel undoes the change: nothing is emitted, the input shows the previous value again.
+      });
+    },
+    [modal],
+  );
+
+  const hidden = useMemo(() => new Set(evaluation.hidden), [evaluation]);
+  const issuesByKey = useMemo(() => {
+    const byKey = new Map<string, RecordIssue[]>();
+    const add = (issue: RecordIssue) => {
+      const key = topKey(issue.path);
+      const list = byKey.get(key);
+      if (list) list.push(issue);
+      else byKey.set(key, [issue]);
+    };
+    for (const issue of serverIssues ?? []) if (!editedSinceServer.has(topKey(issue.path))) add(issue);
+    for (const issue of validation.issues) {
+      const key = topKey(issue.path);
+      if (!showAllIssues && !touched.has(key)) continue;
+      const already = byKey.get(key)?.some((i) => i.path === issue.path && i.message === issue.message);
+      if (!already) add(issue);
+    }
+    return byKey;
+  }, [serverIssues, editedSinceServer, validation, showAllIssues, touched]);
+
+  const hiddenCellsOf = (key: string): string => {
+    const prefix = `${key}.`;
+    return evaluation.hidden.filter((p) => p.startsWith(prefix)).join('\n');
+  };
+
+  return (
+    <>
+      <Form layout="vertical" component="div" className="crf-form" disabled={readOnly}>
+        {form.fields.map((field) =>
+          hidden.has(field.key) ? null : (
+            <FieldItem
+              key={field.key}
+              field={field}
+              idPrefix={idPrefix}
+              value={evaluation.data[field.key]}
+              issues={issuesByKey.get(field.key) ?? NO_ISSUES}
+              hiddenCells={field.type === 'group' ? hiddenCellsOf(field.key) : ''}
+              missingCodes={missingCodes}
+              onFieldChange={onFieldChange}
+              readOnly={readOnly}
+            />
+          ),
+        )}
+      </Form>
+      {modalHolder}
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import { memo } from 'react';
+import { Divider, Form, Tag, Typography } from 'antd';
+import type { RecordIssue } from '@registry/shared/contracts/form-definition';
+import type { FieldDefinition, MissingCode } from '@registry/shared/forms/definition';
+import { GroupField } from './group-field';
+import { IssueList, issueStatus, sameIssues } from './issue-list';
+import { ValueCell } from './value-cell';
+
+export type FieldItemProps = {
+  field: FieldDefinition;
+  idPrefix: string;
+  value: unknown;
+  /** Issues shown at this field (for a group: its own and its cells'). */
+  issues: readonly RecordIssue[];
+  /** Group only: hidden cell paths joined by newlines. */
+  hiddenCells: string;
+  missingCodes: readonly MissingCode[];
+  onFieldChange: (key: string, value: unknown) => void;
+  readOnly: boolean;
+};
+
+/** The DOM id of a field's input in one renderer. */
+export function fieldInputId(idPrefix: string, key: string): string {
+  return `${idPrefix}-${key}`;
+}
+
+function FieldLabel({ field }: { field: FieldDefinition }) {
+  return (
+    <span>
+      {field.label}
+      {field.phi && (
+        <Tag color="purple" style={{ marginInlineStart: 6, fontSize: 11, lineHeight: '16px' }}>
+          隐私
+        </Tag>
+      )}
+    </span>
+  );
+}
+
+/**
+ * One field of the form: label (required mark, 「隐私」 tag), the input, help and the engine's issues (hard as error,
+ * soft as warning). Memoised: a keystroke elsewhere does not render it again.
+ */
+export const FieldItem = memo(function FieldItem({
+  field,
+  idPrefix,
+  value,
+  issues,
+  hiddenCells,
+  missingCodes,
+  onFieldChange,
+  readOnly,
+}: FieldItemProps) {
+  if (field.type === 'section') {
+    return (
+      <div className="crf-section">
+        <Divider titlePlacement="start" style={{ marginBlock: '16px 8px' }}>
+          <span role="heading" aria-level={3}>
+            {field.label}
+          </span>
+        </Divider>
+        {field.help && <Typography.Paragraph type="secondary">{field.help}</Typography.Paragraph>}
+      </div>
+    );
+  }
+  if (field.type === 'description') {
+    return (
+      <Typography.Paragraph className="crf-description">
+        {field.label}
+        {field.help && (
+          <>
+            <br />
+            <Typography.Text type="secondary">{field.help}</Typography.Text>
+          </>
+        )}
+      </Typography.Paragraph>
+    );
+  }
+
+  const id = fieldInputId(idPrefix, field.key);
+  const own = field.type === 'group' ? issues.filter((i) => i.path === field.key) : issues;
+  return (
+    <Form.Item
+      label={<FieldLabel field={field} />}
+      htmlFor={id}
+      required={field.required}
+      validateStatus={issueStatus(own)}
+      help={own.length > 0 ? <IssueList issues={own} /> : undefined}
+      extra={field.help}
+      style={{ marginBottom: 16 }}
+    >
+      {field.type === 'group' ? (
+        <GroupField
+          field={field}
+          idPrefix={idPrefix}
+          value={value}
+          issues={issues}
+          hiddenCells={hiddenCells}
+          missingCodes={missingCodes}
+          onFieldChange={onFieldChange}
+          readOnly={readOnly}
+        />
+      ) : (
+        <ValueCell
+          field={field}
+          id={id}
+          ariaLabel={field.label}
+          value={value}
+          missingCodes={missingCodes}
+          onChange={(next) => onFieldChange(field.key, next)}
+          disabled={readOnly}
+          status={issueStatus(own)}
+        />
+      )}
+    </Form.Item>
+  );
+}, sameFieldProps);
+
+function sameFieldProps(a: FieldItemProps, b: FieldItemProps): boolean {
+  return (
+    a.field === b.field &&
+    a.value === b.value &&
+    a.hiddenCells === b.hiddenCells &&
+    a.missingCodes === b.missingCodes &&
+    a.onFieldChange === b.onFieldChange &&
+    a.readOnly === b.readOnly &&
+    a.idPrefix === b.idPrefix &&
+    sameIssues(a.issues, b.issues)
+  );
+}
