@@ -26,6 +26,8 @@ import { registerCenterRoutes } from './modules/center/center.routes';
 import { createCenterService } from './modules/center/center.service';
 import { registerDictionaryRoutes } from './modules/dictionary/dictionary.routes';
 import { createDictionaryService } from './modules/dictionary/dictionary.service';
+import { registerDatabaseRoutes } from './modules/database/database.routes';
+import { createDatabaseService } from './modules/database/database.service';
 import { createMemberService } from './modules/permission/member.service';
 import { registerPermissionRoutes } from './modules/permission/permission.routes';
 import { createRoleService } from './modules/permission/role.service';
@@ -116,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerFileRoutes(app, { files: createFileService({ db, clock, storage }) });
   registerAuditRoutes(app, { audit: createAuditService({ db }) });
   registerDictionaryRoutes(app, { dictionaries: createDictionaryService({ db, clock }) });
+  registerDatabaseRoutes(app, { database: createDatabaseService({ db, clock }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

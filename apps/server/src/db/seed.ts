@@ -5,6 +5,7 @@ import { BUILT_IN_ROLES } from '@registry/shared/roles';
 import { SYS_TENANT_CODE } from '@registry/shared/constants';
 import { hashPassword } from '../lib/password';
 import type { Db, Executor } from './client';
+import { seedDemoDatabases } from './seed-database';
 import {
   centers,
   departments,
@@ -72,12 +73,15 @@ async function builtInRoleId(tx: Executor, code: string): Promise<string> {
  */
 export async function seedDemo(db: Db): Promise<boolean> {
   const existing = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, SYS_TENANT_CODE)).limit(1);
-  if (existing[0]) return false;
+  if (existing[0]) {
+    await db.transaction((tx) => seedDemoDatabases(tx)); // demo data of a later issue, for an older installation
+    return false;
+  }
   const passwords = Object.fromEntries(
     await Promise.all(DEMO_ACCOUNTS.map(async (a) => [a.username, await hashPassword(a.password)] as const)),
   ) as Record<(typeof DEMO_ACCOUNTS)[number]['username'], string>;
 
-  return db.transaction(async (tx) => {
+  const seeded = await db.transaction(async (tx) => {
     const [sys, h001, p001] = await tx
       .insert(tenants)
       .values([
@@ -337,6 +341,8 @@ export async function seedDemo(db: Db): Promise<boolean> {
         member(hf.id, h001.id, 'newdoc', role.entry),
         member(personalProject.id, p001.id, 'personal', role.owner),
       ]);
+    await seedDemoDatabases(tx);
     return true;
   });
+  return seeded;
 }
