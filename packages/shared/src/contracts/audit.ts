@@ -138,6 +138,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'form_definition.save': '保存数据库草稿',
   'form_definition.publish': '发布数据库版本',
   'form_definition.discard': '放弃数据库草稿',
+  'form_definition.export': '导出数据库定义',
 };
 
 /** Chinese labels of the entity types of audit events. */

@@ -200,6 +200,16 @@ export const importResponse = z.object({
   fieldCount: z.number().int(),
   /** Problems the engine finds in the imported definition. */
   problems: z.array(definitionProblem),
+  /** REDCap import: data rows read, and branching rules / calculations found and translated. */
+  summary: z
+    .object({
+      rows: z.number().int(),
+      branching: z.number().int(),
+      branchingTranslated: z.number().int(),
+      calcs: z.number().int(),
+      calcsTranslated: z.number().int(),
+    })
+    .optional(),
 });
 export type ImportResponse = z.infer<typeof importResponse>;
 
