@@ -27,6 +27,8 @@ import { createCenterService } from './modules/center/center.service';
 import { registerDictionaryRoutes } from './modules/dictionary/dictionary.routes';
 import { createDictionaryService } from './modules/dictionary/dictionary.service';
 import { registerDatabaseRoutes } from './modules/database/database.routes';
+import { registerDatabaseIoRoutes } from './modules/database-io/database-io.routes';
+import { createDatabaseIoService } from './modules/database-io/database-io.service';
 import { createDatabaseService } from './modules/database/database.service';
 import { createMemberService } from './modules/permission/member.service';
 import { registerPermissionRoutes } from './modules/permission/permission.routes';
@@ -119,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuditRoutes(app, { audit: createAuditService({ db }) });
   registerDictionaryRoutes(app, { dictionaries: createDictionaryService({ db, clock }) });
   registerDatabaseRoutes(app, { database: createDatabaseService({ db, clock }) });
+  registerDatabaseIoRoutes(app, { io: createDatabaseIoService({ db, clock }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;
