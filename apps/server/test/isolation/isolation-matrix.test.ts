@@ -127,6 +127,7 @@ function resolverOf(w: TenantWorld): IdResolver {
   return (name, route) => {
     const n = name.toLowerCase();
     if (n === 'tenantid') return w.tenantId;
+    if (n.includes('version')) return w.version;
     if (n.includes('parent') || n.includes('project')) return w.p1;
     if (n.includes('center')) return w.c1;
     if (n.includes('role')) return w.customRole;
@@ -143,6 +144,7 @@ function resolverOf(w: TenantWorld): IdResolver {
     if (area.includes('member')) return w.viewerMembership;
     if (area.includes('user')) return w.outsider.id;
     if (area.includes('tenant')) return w.tenantId;
+    if (area.includes('form-definition')) return w.version;
     return w.p1;
   };
 }

@@ -3,7 +3,19 @@ import { eq } from 'drizzle-orm';
 import type pg from 'pg';
 import { BUILT_IN_ROLES } from '@registry/shared/roles';
 import type { Db } from '../../src/db/client';
-import { centers, departments, files, joinRequests, projectMembers, projects, roles, users } from '../../src/db/schema';
+import {
+  centers,
+  departments,
+  files,
+  formDrafts,
+  formRecords,
+  formVersions,
+  joinRequests,
+  projectMembers,
+  projects,
+  roles,
+  users,
+} from '../../src/db/schema';
 import { hashPassword } from '../../src/lib/password';
 import { buildTenant } from '../factories';
 
@@ -56,6 +68,8 @@ export type TenantWorld = {
   /** The membership row of the viewer in P1. */
   viewerMembership: string;
   file: string;
+  /** P1's published form version (P2 has one too), with a record entered on it. */
+  version: string;
 };
 
 const s = () => randomBytes(3).toString('hex');
@@ -194,6 +208,43 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
   if (!file) throw new Error('file missing');
   await db.update(users).set({ avatar: file.id }).where(eq(users.id, owner.id));
 
+  const definition = {
+    missingCodes: [],
+    categories: [
+      {
+        key: 'base',
+        title: '基线',
+        forms: [{ key: 'visit', title: '访视', fields: [{ key: 'a', label: 'A', type: 'text' }] }],
+      },
+    ],
+  };
+  const versions = await db
+    .insert(formVersions)
+    .values(
+      [p1, p2].map((projectId) => ({
+        tenantId: tenant.id,
+        projectId,
+        versionNo: 1,
+        definition,
+        changes: [],
+        publishedBy: owner.id,
+      })),
+    )
+    .returning({ id: formVersions.id });
+  const version = versions[0];
+  if (!version) throw new Error('form version missing');
+  await db
+    .insert(formDrafts)
+    .values([p1, p2].map((projectId) => ({ tenantId: tenant.id, projectId, definition, revision: 0 })));
+  await db.insert(formRecords).values({
+    tenantId: tenant.id,
+    projectId: p1,
+    patientId: owner.id, // any uuid: patients arrive with issue 5
+    formKey: 'visit',
+    versionId: version.id,
+    data: { a: 'x' },
+  });
+
   return {
     tenantId: tenant.id,
     tenantCode: tenant.code,
@@ -214,6 +265,7 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
     joinRequest: request.id,
     viewerMembership: viewerMembership.id,
     file: file.id,
+    version: version.id,
   };
 }
 
