@@ -1,7 +1,10 @@
 import ExcelJS from 'exceljs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { definitionArb } from '@registry/shared/forms/testing/arbitraries';
 import { definitionSchema, FIELD_TYPE_LABELS, FIELD_TYPES, type Definition } from '@registry/shared/forms/definition';
 import { SAMPLE_DEFINITION } from '../../../test/fixtures/sample-definition';
+import { HF_REG_DEFINITION, HF_REG_DRAFT, HFPEF_DEFINITION, T2DM_DEFINITION } from '../../db/seed-database';
 import { definitionToWorkbook, DICTIONARY_SHEET, formatOptions, parseOptions, workbookToDefinition } from './excel';
 
 async function roundTrip(definition: Definition): Promise<Definition | null> {
@@ -31,6 +34,23 @@ function columnOf(sheet: ExcelJS.Worksheet, header: string): number {
 describe('Excel data dictionary', () => {
   it('should give back the same definition when a definition with every field type is exported and imported', async () => {
     expect(await roundTrip(SAMPLE_DEFINITION)).toEqual(SAMPLE_DEFINITION);
+  });
+
+  it('should give back the demo databases unchanged when they are exported and imported', async () => {
+    for (const definition of [HF_REG_DEFINITION, HF_REG_DRAFT, HFPEF_DEFINITION, T2DM_DEFINITION]) {
+      expect(await roundTrip(definition)).toEqual(definitionSchema.parse(definition));
+    }
+  });
+
+  it('should give back any generated definition unchanged when it is exported and imported (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(definitionArb(), async (definition) => {
+        const result = await workbookToDefinition(await definitionToWorkbook(definition));
+        expect(result.notes).toEqual([]);
+        expect(result.definition).toEqual(definitionSchema.parse(definition));
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('should keep empty categories, empty forms and an empty missing-code list when round-tripped', async () => {

@@ -2,9 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { definitionArb } from '@registry/shared/forms/testing/arbitraries';
 import type { Definition } from '@registry/shared/forms/definition';
 import { SAMPLE_DEFINITION } from '../../../test/fixtures/sample-definition';
+import { HF_REG_DEFINITION, HFPEF_DEFINITION, T2DM_DEFINITION } from '../../db/seed-database';
 import { definitionToOdm, type OdmStudyInfo } from './odm';
 import { checkOdmStructure, parseXml, type XmlElement } from './odm-structure.test-support';
 
@@ -69,6 +72,20 @@ describe('CDISC ODM 1.3.2 export', () => {
       expect(result.ok).toBe(true);
     },
   );
+
+  it('should pass the structural check and xmllint for the demo databases and any generated definition', () => {
+    for (const definition of [HF_REG_DEFINITION, HFPEF_DEFINITION, T2DM_DEFINITION]) {
+      const out = definitionToOdm(definition, STUDY);
+      expect(checkOdmStructure(out)).toEqual([]);
+      if (hasXmllint) expect(xmllint(out)).toMatchObject({ ok: true });
+    }
+    fc.assert(
+      fc.property(definitionArb(), (definition) => {
+        expect(checkOdmStructure(definitionToOdm(definition, STUDY))).toEqual([]);
+      }),
+      { numRuns: 60 },
+    );
+  });
 
   it('should write a Snapshot ODM 1.3.2 root with the study names escaped when exported', () => {
     expect(doc.attrs).toMatchObject({
