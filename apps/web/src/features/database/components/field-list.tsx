@@ -1,0 +1,302 @@
+import { memo, type ReactNode } from 'react';
+import { App, Button, Dropdown, Empty, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
+import { CopyOutlined, DeleteOutlined, HolderOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+} from '@dnd-kit/core';
+import {
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import {
+  FIELD_TYPES,
+  FIELD_TYPE_LABELS,
+  type AnyField,
+  type FieldType,
+  type FormDefinition,
+  type GroupColumn,
+} from '@registry/shared/forms/definition';
+import { collectKeys, newField, nextKey, ops, type FieldRef } from '../hooks/definition-ops';
+import { useDesignerContext } from '../hooks/designer-context';
+import { useDesignerStore } from '../hooks/use-designer-store';
+
+function Badges({ field }: { field: AnyField }) {
+  return (
+    <Space size={2} className="field-row-badges">
+      {field.required && <Tag color="red">必填</Tag>}
+      {field.phi && <Tag color="purple">PHI</Tag>}
+      {field.listColumn && <Tag color="blue">列表</Tag>}
+      {field.showIf && <Tag color="cyan">条件显示</Tag>}
+      {field.rules && field.rules.length > 0 && <Tag color="gold">规则 {field.rules.length}</Tag>}
+    </Space>
+  );
+}
+
+type RowProps = {
+  id: string;
+  field: AnyField;
+  selected: boolean;
+  readOnly: boolean;
+  onSelect: () => void;
+  onDuplicate: () => void;
+  onDelete: () => void;
+  children?: ReactNode;
+};
+
+const FieldRow = memo(function FieldRow({
+  id,
+  field,
+  selected,
+  readOnly,
+  onSelect,
+  onDuplicate,
+  onDelete,
+  children,
+}: RowProps) {
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+    id,
+    disabled: readOnly,
+  });
+  return (
+    <div
+      ref={setNodeRef}
+      style={{ transform: CSS.Transform.toString(transform), transition, opacity: isDragging ? 0.6 : 1 }}
+      className={`field-row${selected ? ' field-row-selected' : ''}${field.type === 'section' ? ' field-row-section' : ''}`}
+      data-field-key={field.key}
+    >
+      <div
+        className="field-row-main"
+        role="button"
+        tabIndex={0}
+        aria-pressed={selected}
+        aria-label={`字段 ${field.label}`}
+        onClick={onSelect}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') onSelect();
+        }}
+      >
+        {!readOnly && (
+          <span className="field-row-handle" {...attributes} {...listeners} aria-label={`拖动 ${field.label}`}>
+            <HolderOutlined />
+          </span>
+        )}
+        <div className="field-row-text">
+          <Typography.Text strong ellipsis>
+            {field.label}
+          </Typography.Text>
+          <Typography.Text type="secondary" className="mono field-row-key">
+            {field.key}
+          </Typography.Text>
+        </div>
+        <Tag>{FIELD_TYPE_LABELS[field.type]}</Tag>
+        <Badges field={field} />
+        {!readOnly && (
+          <Space size={0} onClick={(e) => e.stopPropagation()}>
+            <Tooltip title="复制">
+              <Button
+                type="text"
+                size="small"
+                icon={<CopyOutlined />}
+                aria-label={`复制 ${field.label}`}
+                onClick={onDuplicate}
+              />
+            </Tooltip>
+            <Popconfirm
+              title={`确定删除字段“${field.label}”吗？`}
+              description="已发布的字段删除后，发布时会提示影响的已录入数据。"
+              okText="删除"
+              cancelText="取消"
+              onConfirm={onDelete}
+            >
+              <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={`删除 ${field.label}`} />
+            </Popconfirm>
+          </Space>
+        )}
+      </div>
+      {children}
+    </div>
+  );
+});
+
+function useDragSensors() {
+  return useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+}
+
+/** The palette: a menu of every field type (columns of a group: all but group). */
+export function AddFieldButton({
+  onAdd,
+  exclude = [],
+  label = '添加字段',
+  size,
+}: {
+  onAdd: (type: FieldType) => void;
+  exclude?: readonly FieldType[];
+  label?: string;
+  size?: 'small' | 'middle';
+}) {
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items: FIELD_TYPES.filter((t) => !exclude.includes(t)).map((t) => ({ key: t, label: FIELD_TYPE_LABELS[t] })),
+        onClick: ({ key }) => onAdd(key as FieldType),
+      }}
+    >
+      <Button type="dashed" size={size} icon={<PlusOutlined />}>
+        {label}
+      </Button>
+    </Dropdown>
+  );
+}
+
+function GroupColumns({ form, group, readOnly }: { form: FormDefinition; group: AnyField; readOnly: boolean }) {
+  const sensors = useDragSensors();
+  const selection = useDesignerStore((s) => s.selection);
+  const edit = useDesignerStore((s) => s.edit);
+  const selectField = useDesignerStore((s) => s.selectField);
+  const { parent } = useDesignerContext();
+  const columns = 'fields' in group ? (group.fields ?? []) : [];
+
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (!over || active.id === over.id) return;
+    edit((d) => ops.moveColumn(d, form.key, group.key, String(active.id), String(over.id)));
+  };
+  const add = (type: FieldType) => {
+    const { definition } = useDesignerStore.getState();
+    const key = nextKey(type, collectKeys(definition, parent));
+    edit((d) => ops.addColumn(d, form.key, group.key, newField(type, key) as GroupColumn));
+    selectField({ formKey: form.key, fieldKey: group.key, columnKey: key });
+  };
+
+  return (
+    <div className="group-columns">
+      {columns.length === 0 && <Typography.Text type="secondary">此重复组还没有列</Typography.Text>}
+      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+        <SortableContext items={columns.map((c) => c.key)} strategy={verticalListSortingStrategy}>
+          {columns.map((column) => {
+            const ref: FieldRef = { formKey: form.key, fieldKey: group.key, columnKey: column.key };
+            return (
+              <FieldRow
+                key={column.key}
+                id={column.key}
+                field={column}
+                readOnly={readOnly}
+                selected={selection.fieldKey === group.key && selection.columnKey === column.key}
+                onSelect={() => selectField(ref)}
+                onDuplicate={() => edit((d) => ops.duplicateField(d, ref, collectKeys(d, parent)).definition)}
+                onDelete={() => edit((d) => ops.deleteField(d, ref))}
+              />
+            );
+          })}
+        </SortableContext>
+      </DndContext>
+      {!readOnly && <AddFieldButton size="small" label="添加列" exclude={['group']} onAdd={add} />}
+    </div>
+  );
+}
+
+/** The selected form's fields: select, drag to reorder, duplicate, delete; a group shows its columns nested. */
+export function FieldList({ form, readOnly }: { form: FormDefinition | undefined; readOnly: boolean }) {
+  const { modal } = App.useApp();
+  const sensors = useDragSensors();
+  const selection = useDesignerStore((s) => s.selection);
+  const edit = useDesignerStore((s) => s.edit);
+  const selectField = useDesignerStore((s) => s.selectField);
+  const { parent, publishedKeys } = useDesignerContext();
+
+  if (!form) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="在左侧选择或新建一个表单" />;
+
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (!over || active.id === over.id) return;
+    edit((d) => ops.moveField(d, form.key, String(active.id), String(over.id)));
+  };
+  const add = (type: FieldType) => {
+    const { definition, selection: current } = useDesignerStore.getState();
+    const key = nextKey(type, collectKeys(definition, parent));
+    const after = current.formKey === form.key ? current.fieldKey : null;
+    edit((d) => ops.addField(d, form.key, newField(type, key), after));
+    selectField({ formKey: form.key, fieldKey: key });
+  };
+  const remove = (field: AnyField) => {
+    const run = () => {
+      edit((d) => ops.deleteField(d, { formKey: form.key, fieldKey: field.key }));
+      if (selection.fieldKey === field.key) selectField(null);
+    };
+    const columnCount = 'fields' in field ? (field.fields?.length ?? 0) : 0;
+    if (field.type === 'group' && columnCount > 0) {
+      modal.confirm({
+        title: '删除重复组',
+        content: `重复组「${field.label}」包含 ${columnCount} 列，将一并删除。`,
+        okText: '删除',
+        cancelText: '取消',
+        onOk: run,
+      });
+    } else {
+      run();
+    }
+  };
+
+  return (
+    <div className="field-list">
+      <div className="pane-toolbar">
+        <Typography.Text strong>
+          {form.title}
+          <Typography.Text type="secondary" className="mono">
+            {' '}
+            {form.key}
+          </Typography.Text>
+        </Typography.Text>
+        {!readOnly && <AddFieldButton onAdd={add} />}
+      </div>
+      {form.fields.length === 0 && (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="此表单还没有字段，点击“添加字段”开始设计" />
+      )}
+      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+        <SortableContext items={form.fields.map((f) => f.key)} strategy={verticalListSortingStrategy}>
+          {form.fields.map((field) => {
+            const ref: FieldRef = { formKey: form.key, fieldKey: field.key };
+            return (
+              <FieldRow
+                key={field.key}
+                id={field.key}
+                field={field}
+                readOnly={readOnly}
+                selected={selection.fieldKey === field.key && !selection.columnKey}
+                onSelect={() => selectField(ref)}
+                onDuplicate={() => {
+                  let newKey = '';
+                  edit((d) => {
+                    const result = ops.duplicateField(d, ref, collectKeys(d, parent));
+                    newKey = result.key;
+                    return result.definition;
+                  });
+                  if (newKey) selectField({ formKey: form.key, fieldKey: newKey });
+                }}
+                onDelete={() => remove(field)}
+              >
+                {field.type === 'group' && <GroupColumns form={form} group={field} readOnly={readOnly} />}
+              </FieldRow>
+            );
+          })}
+        </SortableContext>
+      </DndContext>
+      {publishedKeys.size > 0 && !readOnly && (
+        <Typography.Paragraph type="secondary" className="field-list-note">
+          已发布的字段删除或修改类型后，发布时会列出受影响的已录入数据并要求确认。
+        </Typography.Paragraph>
+      )}
+    </div>
+  );
+}

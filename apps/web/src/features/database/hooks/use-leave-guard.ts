@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+import { App } from 'antd';
+import { useBlocker } from 'react-router';
+
+/**
+ * While `dirty`, leaving the page asks first: a navigation inside the app opens a confirm dialog (React Router's
+ * blocker), closing or reloading the tab gets the browser's own prompt (beforeunload).
+ */
+export function useLeaveGuard(dirty: boolean) {
+  const { modal } = App.useApp();
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
+
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    modal.confirm({
+      title: '有未保存的修改',
+      content: '离开后未保存的修改将丢失，确定离开吗？',
+      okText: '离开',
+      cancelText: '留在此页',
+      onOk: () => blocker.proceed(),
+      onCancel: () => blocker.reset(),
+    });
+  }, [blocker, modal]);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [dirty]);
+}
