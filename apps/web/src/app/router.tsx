@@ -23,6 +23,16 @@ const PAGES: Readonly<Record<string, LazyPage>> = {
     import('../features/project/components/sub-project-manage-page').then((m) => m.SubProjectManagePage),
   '/manage/sub-center': () => import('../features/center/components/center-page').then((m) => m.CenterPage),
   '/manage/permissions': () => import('../features/member/components/permissions-page').then((m) => m.PermissionsPage),
+  '/manage/database': () => import('../features/database/components/designer-page').then((m) => m.DatabasePage),
+  '/manage/database/sub': () => import('../features/database/components/designer-page').then((m) => m.DatabasePage),
+  '/manage/database/followup': () =>
+    import('../features/database/components/designer-page').then((m) => m.FollowupDatabasePage),
+  '/manage/database/followup/sub': () =>
+    import('../features/database/components/designer-page').then((m) => m.FollowupDatabasePage),
+  '/manage/database/config': () =>
+    import('../features/database/components/config-page').then((m) => m.DatabaseConfigPage),
+  '/manage/database/config/sub': () =>
+    import('../features/database/components/config-page').then((m) => m.DatabaseConfigPage),
 };
 
 const LAYOUTS: Readonly<Record<Exclude<LayoutName, 'none'>, LazyPage>> = {
