@@ -2,6 +2,7 @@ import type { DefinitionProblem } from '../contracts/form-definition';
 import type { AnyField, Definition, FieldDefinition, FormDefinition } from './definition';
 import { CHOICE_FIELD_TYPES, LAYOUT_FIELD_TYPES, NUMERIC_FIELD_TYPES } from './definition';
 import { listRefNodes, parseLogic, parseDateValue, type LogicRef } from './logic';
+import { describeCycle, dependencyOrder } from './graph';
 import { listFormFields, listForms } from './walk';
 
 /**
@@ -293,6 +294,48 @@ export function checkDefinition(definition: Definition, opts: CheckOptions = {})
     state.set(key, 'done');
   };
   for (const key of calcDeps.keys()) visit(key);
+
+  // Show-if circles within a form (or a group's row): the renderer could not settle which fields show.
+  const refsOf = (src: string | undefined): string[] => {
+    if (src === undefined || src.trim() === '') return [];
+    const parsed = parseLogic(src);
+    return parsed.ok ? parsed.refs.map((r) => r.key) : [];
+  };
+  for (const entry of listForms(definition)) {
+    const scopes: { fields: AnyField[]; base: string }[] = [{ fields: entry.form.fields, base: entry.path }];
+    entry.form.fields.forEach((field, fi) => {
+      if (field.type === 'group') scopes.push({ fields: field.fields ?? [], base: `${entry.path}.fields.${fi}` });
+    });
+    for (const { fields: list, base } of scopes) {
+      const byKey = new Map(list.map((f, i) => [f.key, { field: f, index: i }]));
+      const showDeps = (key: string) => refsOf(byKey.get(key)?.field.showIf);
+      const calcDepsOf = (key: string) => {
+        const f = byKey.get(key)?.field;
+        return f?.type === 'calc' ? refsOf(f.formula) : [];
+      };
+      const deps = (key: string) => [...showDeps(key), ...calcDepsOf(key)];
+      for (const component of dependencyOrder([...byKey.keys()], deps)) {
+        if (!component.cyclic) continue;
+        const members = new Set(component.nodes);
+        const start = component.nodes.find((k) => showDeps(k).some((d) => members.has(d))) ?? component.nodes[0];
+        if (start === undefined) continue;
+        const cycle = describeCycle(start, members, deps);
+        const viaShowIf = cycle.some((k, i) => {
+          const next = cycle[i + 1];
+          return next !== undefined && showDeps(k).includes(next);
+        });
+        if (!viaShowIf) continue;
+        const at = byKey.get(cycle[0] ?? start);
+        if (at === undefined) continue;
+        add(
+          `${base}.fields.${at.index}.showIf`,
+          entry.form.key,
+          at.field.key,
+          `显示条件循环依赖：${cycle.join(' → ')}`,
+        );
+      }
+    }
+  }
 
   return problems;
 }

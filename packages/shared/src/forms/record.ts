@@ -12,6 +12,7 @@ import {
   type LogicNode,
   type LogicScope,
 } from './logic';
+import { dependencyOrder, type Component } from './graph';
 
 /**
  * The record engine: what the web renderer and the server both run on one form's data. `evaluateForm` computes the
@@ -69,15 +70,16 @@ type Compiled<F extends AnyField> = {
 type CompiledGroup = Compiled<FieldDefinition> & {
   columns: Compiled<GroupColumn>[];
   columnKeys: ReadonlySet<string>;
-  /** Column calcs in dependency order. */
-  calcOrder: Compiled<GroupColumn>[];
+  /** The columns in dependency order (show-if and formula references among siblings). */
+  order: Component[];
+  columnByKey: ReadonlyMap<string, Compiled<GroupColumn>>;
 };
 
 type CompiledForm = {
   fields: (Compiled<FieldDefinition> | CompiledGroup)[];
   byKey: ReadonlyMap<string, Compiled<FieldDefinition> | CompiledGroup>;
-  calcOrder: Compiled<FieldDefinition>[];
-  hasShowIf: boolean;
+  /** The form's own fields in dependency order (show-if and formula references). */
+  order: Component[];
 };
 
 const cache = new WeakMap<FormDefinition, CompiledForm>();
@@ -125,22 +127,20 @@ function refKeys(node: LogicNode | null, out: Set<string>): Set<string> {
   return out;
 }
 
-/** Calcs in dependency order (a cycle, which checkDefinition refuses, keeps the remaining ones in form order). */
-function orderCalcs<F extends AnyField>(calcs: Compiled<F>[]): Compiled<F>[] {
-  const byKey = new Map(calcs.map((c) => [c.field.key, c]));
-  const state = new Map<string, number>();
-  const out: Compiled<F>[] = [];
-  const visit = (c: Compiled<F>) => {
-    if (state.has(c.field.key)) return;
-    state.set(c.field.key, 1);
-    for (const dep of refKeys(c.formula, new Set())) {
-      const d = byKey.get(dep);
-      if (d !== undefined) visit(d);
-    }
-    out.push(c);
-  };
-  calcs.forEach(visit);
-  return out;
+/** What deciding a field's visibility and value reads: its show-if and, for a calc, its formula. */
+function fieldDeps(c: Compiled<AnyField>): string[] {
+  return [...refKeys(c.formula, refKeys(c.showIf, new Set()))];
+}
+
+function orderOf(fields: Compiled<AnyField>[]): Component[] {
+  const byKey = new Map(fields.map((f) => [f.field.key, f]));
+  return dependencyOrder(
+    fields.map((f) => f.field.key),
+    (key) => {
+      const c = byKey.get(key);
+      return c === undefined ? [] : fieldDeps(c);
+    },
+  );
 }
 
 function compileForm(form: FormDefinition): CompiledForm {
@@ -154,14 +154,14 @@ function compileForm(form: FormDefinition): CompiledForm {
       ...compiled,
       columns,
       columnKeys: new Set(columns.map((c) => c.field.key)),
-      calcOrder: orderCalcs(columns.filter((c) => c.field.type === 'calc')),
+      columnByKey: new Map(columns.map((c) => [c.field.key, c])),
+      order: orderOf(columns),
     };
   });
   const result: CompiledForm = {
     fields,
     byKey: new Map(fields.map((f) => [f.field.key, f])),
-    calcOrder: orderCalcs(fields.filter((f) => f.field.type === 'calc')),
-    hasShowIf: fields.some((f) => f.showIf !== null || ('columns' in f && f.columns.some((c) => c.showIf !== null))),
+    order: orderOf(fields),
   };
   cache.set(form, result);
   return result;
@@ -230,12 +230,13 @@ function evaluate(form: FormDefinition, input: Readonly<Record<string, unknown>>
         : value;
   }
 
-  let hiddenFields = new Set<string>();
-  let hiddenCellsByGroup = new Map<string, Map<number, Set<string>>>();
+  const hiddenFields = new Set<string>();
+  const hiddenCellsByGroup = new Map<string, Map<number, Set<string>>>();
 
   const topScope = (hidden: Set<string>): LogicScope => ({
     get: (key) => {
-      if (compiled.byKey.has(key)) return hidden.has(key) ? null : hasOwn(data, key) ? data[key] : null;
+      const c = compiled.byKey.get(key);
+      if (c !== undefined) return hidden.has(key) || !c.holdsData ? null : hasOwn(data, key) ? data[key] : null;
       return hasOwn(external, key) ? external[key] : null;
     },
     today,
@@ -249,83 +250,73 @@ function evaluate(form: FormDefinition, input: Readonly<Record<string, unknown>>
   ): LogicScope => ({
     ...parent,
     get: (key, code) => {
-      if (group.columnKeys.has(key)) return hiddenInRow?.has(key) ? null : hasOwn(row, key) ? row[key] : null;
+      const c = group.columnByKey.get(key);
+      if (c !== undefined) return hiddenInRow?.has(key) || !c.holdsData ? null : hasOwn(row, key) ? row[key] : null;
       return parent.get(key, code);
     },
   });
 
-  const limit = compiled.hasShowIf ? compiled.fields.length + 2 : 1;
-  for (let round = 0; round < limit; round++) {
-    const scope = topScope(hiddenFields);
-    // Calculated fields, in dependency order; a hidden calc is blank.
-    for (const c of compiled.calcOrder) {
-      const value = hiddenFields.has(c.field.key) ? null : calcValue(c.formula, scope, c.field.precision);
-      if (value === null) delete data[c.field.key];
-      else data[c.field.key] = value;
+  // Decide each field after what it reads: its visibility (show-if), then, for a calc, its value. A hidden field
+  // reads as blank. Fields whose show-ifs / formulas refer to each other in a circle (checkDefinition refuses that)
+  // are iterated a bounded number of times, deterministically.
+  const decide = (
+    c: Compiled<AnyField>,
+    s: LogicScope,
+    hidden: Set<string>,
+    target: Record<string, unknown>,
+  ): boolean => {
+    const key = c.field.key;
+    const visible = c.showIf === null || isTruthy(evaluateLogic(c.showIf, s));
+    const wasHidden = hidden.has(key);
+    if (visible) hidden.delete(key);
+    else hidden.add(key);
+    let changed = wasHidden === visible;
+    if (c.field.type === 'calc') {
+      const before = target[key];
+      const value = visible ? calcValue(c.formula, s, c.field.precision) : null;
+      if (value === null) delete target[key];
+      else target[key] = value;
+      if (!Object.is(before, target[key])) changed = true;
     }
-    for (const g of compiled.fields) {
-      if (!isGroup(g) || g.calcOrder.length === 0 || hiddenFields.has(g.field.key)) continue;
-      const rows = data[g.field.key];
-      if (!Array.isArray(rows)) continue;
-      rows.forEach((row: unknown, index) => {
-        if (!isPlainObject(row)) return;
-        const hiddenInRow = hiddenCellsByGroup.get(g.field.key)?.get(index);
-        const rs = rowScope(scope, g, row, hiddenInRow);
-        for (const c of g.calcOrder) {
-          const value = hiddenInRow?.has(c.field.key) ? null : calcValue(c.formula, rs, c.field.precision);
-          if (value === null) delete row[c.field.key];
-          else row[c.field.key] = value;
-        }
+    return changed;
+  };
+  const run = (
+    order: Component[],
+    byKey: (key: string) => Compiled<AnyField> | undefined,
+    s: LogicScope,
+    hidden: Set<string>,
+    target: Record<string, unknown>,
+  ) => {
+    for (const component of order) {
+      const members = component.nodes.flatMap((key) => {
+        const c = byKey(key);
+        return c === undefined ? [] : [c];
       });
+      const rounds = component.cyclic ? members.length + 2 : 1;
+      for (let round = 0; round < rounds; round++) {
+        let changed = false;
+        for (const c of members) if (decide(c, s, hidden, target)) changed = true;
+        if (!changed && round > 0) break;
+      }
     }
-    if (!compiled.hasShowIf) break;
-    // Visibility.
-    const nextHidden = new Set<string>();
-    for (const c of compiled.fields) {
-      if (c.showIf !== null && !isTruthy(evaluateLogic(c.showIf, scope))) nextHidden.add(c.field.key);
-    }
-    const nextCells = new Map<string, Map<number, Set<string>>>();
-    for (const g of compiled.fields) {
-      if (!isGroup(g) || nextHidden.has(g.field.key) || !g.columns.some((c) => c.showIf !== null)) continue;
-      const rows = data[g.field.key];
-      if (!Array.isArray(rows)) continue;
-      const byRow = new Map<number, Set<string>>();
-      rows.forEach((row: unknown, index) => {
-        if (!isPlainObject(row)) return;
-        const rs = rowScope(scope, g, row, hiddenCellsByGroup.get(g.field.key)?.get(index));
-        const hiddenInRow = new Set<string>();
-        for (const c of g.columns) {
-          if (c.showIf !== null && !isTruthy(evaluateLogic(c.showIf, rs))) hiddenInRow.add(c.field.key);
-        }
-        if (hiddenInRow.size > 0) byRow.set(index, hiddenInRow);
-      });
-      if (byRow.size > 0) nextCells.set(g.field.key, byRow);
-    }
-    const stable = sameSet(nextHidden, hiddenFields) && sameCells(nextCells, hiddenCellsByGroup);
-    hiddenFields = nextHidden;
-    hiddenCellsByGroup = nextCells;
-    if (stable) break;
+  };
+
+  const scope = topScope(hiddenFields);
+  run(compiled.order, (key) => compiled.byKey.get(key), scope, hiddenFields, data);
+  for (const g of compiled.fields) {
+    if (!isGroup(g) || hiddenFields.has(g.field.key)) continue;
+    const rows = data[g.field.key];
+    if (!Array.isArray(rows)) continue;
+    const byRow = new Map<number, Set<string>>();
+    rows.forEach((row: unknown, index) => {
+      if (!isPlainObject(row)) return;
+      const hiddenInRow = new Set<string>();
+      run(g.order, (key) => g.columnByKey.get(key), rowScope(scope, g, row, hiddenInRow), hiddenInRow, row);
+      if (hiddenInRow.size > 0) byRow.set(index, hiddenInRow);
+    });
+    if (byRow.size > 0) hiddenCellsByGroup.set(g.field.key, byRow);
   }
   return { data, hiddenFields, hiddenCells: hiddenCellsByGroup, compiled, missing, today };
-}
-
-function sameSet(a: Set<string>, b: Set<string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const x of a) if (!b.has(x)) return false;
-  return true;
-}
-
-function sameCells(a: Map<string, Map<number, Set<string>>>, b: Map<string, Map<number, Set<string>>>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [key, rowsA] of a) {
-    const rowsB = b.get(key);
-    if (rowsB === undefined || rowsB.size !== rowsA.size) return false;
-    for (const [index, set] of rowsA) {
-      const other = rowsB.get(index);
-      if (other === undefined || !sameSet(set, other)) return false;
-    }
-  }
-  return true;
 }
 
 function hiddenPaths(ev: Evaluated): { hidden: string[]; clear: string[] } {
@@ -613,7 +604,6 @@ export function validateRecord(
       }
       if (!Array.isArray(value)) {
         report(field.key, field.key, `${name}须为表格行的列表`, 'hard');
-        delete data[field.key];
         continue;
       }
       if (submit && field.minRows !== undefined && value.length < field.minRows) {
