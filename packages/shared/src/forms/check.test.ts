@@ -67,7 +67,10 @@ describe('checkDefinition', () => {
   });
 
   it('should report a duplicate key at the second field when two fields share it, group columns included', () => {
-    const d = definitionOf([weight, { key: 'g', label: '组', type: 'group', fields: [{ ...weight, label: '体重2' }] }]);
+    const d = definitionOf([
+      weight,
+      { key: 'g', label: '组', type: 'group', fields: [{ ...weight, type: 'decimal', label: '体重2' }] },
+    ]);
     expect(checkDefinition(d)).toEqual([
       {
         path: 'categories.0.forms.0.fields.1.fields.0.key',
