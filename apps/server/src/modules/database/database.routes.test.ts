@@ -337,6 +337,70 @@ describe('POST form-definition/publish', () => {
     });
   });
 
+  it('should count the records holding a removed group column or a removed checkbox code, and only those', async () => {
+    const { token, projectId } = await freshProject();
+    const withGroup = (columns: string[], codes: string[]): Definition => ({
+      missingCodes: DEFAULT_MISSING_CODES,
+      categories: [
+        {
+          key: 'tx',
+          title: '治疗',
+          forms: [
+            {
+              key: 'meds_form',
+              title: '用药',
+              fields: [
+                {
+                  key: 'meds',
+                  label: '用药',
+                  type: 'group',
+                  fields: columns.map((key) => ({ key, label: key, type: 'text' as const })),
+                },
+                {
+                  key: 'routes',
+                  label: '途径',
+                  type: 'checkbox',
+                  options: codes.map((code) => ({ code, label: code })),
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const v1 = (await saveAndPublish(token, withGroup(['drug', 'dose', 'note'], ['po', 'iv', 'im']))).json<
+      Body<VersionSummary>
+    >().data;
+    const record = (data: Record<string, unknown>) => ({
+      tenantId: h001,
+      projectId,
+      patientId: randomUUID(),
+      formKey: 'meds_form',
+      versionId: v1.id,
+      data,
+    });
+    await t.db
+      .insert(formRecords)
+      .values([
+        record({ meds: [{ drug: '呋塞米', dose: '' }], routes: ['po', 'iv'] }),
+        record({ meds: [{ drug: '螺内酯' }, { drug: '地高辛', note: null }], routes: ['po'] }),
+        record({}),
+      ]);
+    const draft = await getDraft(token);
+    // dose and note hold no value anywhere; drug is held by two records; iv by one, im by none
+    await save(token, draft.data.revision, withGroup(['dose'], ['po']));
+    const preview = (await t.api({ method: 'GET', url: '/form-definition/publish-preview', token })).json<
+      Body<PublishPreviewResponse>
+    >();
+    expect(preview.data.dataLoss.map((d) => [d.change.fieldKey, d.recordCount])).toEqual(
+      expect.arrayContaining([
+        ['meds.drug', 2],
+        ['routes', 1],
+      ]),
+    );
+    expect(preview.data.dataLoss).toHaveLength(2);
+  });
+
   it('should answer 409 on a stale revision', async () => {
     const { token } = await freshProject();
     await save(token, 0, sampleDefinition());
