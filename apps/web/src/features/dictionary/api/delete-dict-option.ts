@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { request } from '../../../lib/request';
+import { dictOptionKeys } from '../../../components/dict-select/page-dict-options';
+import { dictKeys } from './list-dicts';
+
+/** `DELETE sys-field-dict-option?id=`: removes an option of an own list. */
+export function deleteDictOption(id: string): Promise<unknown> {
+  return request<unknown>({ method: 'delete', url: '/sys-field-dict-option', params: { id } });
+}
+
+export function useDeleteDictOption() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteDictOption,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: dictOptionKeys.all });
+      await queryClient.invalidateQueries({ queryKey: dictKeys.all });
+    },
+  });
+}
