@@ -439,6 +439,8 @@ describe('route table contract', () => {
     'POST /oss/file/upload-file',
     'POST /oss/file/upload',
     'POST /oss/file/upload-files',
+    'POST /form-definition/import/excel',
+    'POST /form-definition/import/redcap',
   ]);
 
   function contractGaps(table: RouteOptions[]): string[] {
