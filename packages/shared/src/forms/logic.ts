@@ -597,6 +597,7 @@ const UNIT_MS: Record<string, number> = {
 
 function roundWith(x: number, places: number, mode: 'round' | 'up' | 'down'): number | null {
   if (!Number.isInteger(places) || places > 15 || places < -15) return null;
+  if (places >= 0 && Number.isInteger(x)) return x === 0 ? 0 : x;
   const sign = x < 0 ? -1 : 1;
   const abs = Math.abs(x);
   // Shift by decimal exponent strings to avoid binary drift (1.005 → 1.01).

@@ -12,7 +12,7 @@ import {
   type LogicNode,
   type LogicScope,
 } from './logic';
-import { dependencyOrder, type Component } from './graph';
+import { dependencyOrder } from './graph';
 
 /**
  * The record engine: what the web renderer and the server both run on one form's data. `evaluateForm` computes the
@@ -71,7 +71,7 @@ type CompiledGroup = Compiled<FieldDefinition> & {
   columns: Compiled<GroupColumn>[];
   columnKeys: ReadonlySet<string>;
   /** The columns in dependency order (show-if and formula references among siblings). */
-  order: Component[];
+  order: Step[];
   columnByKey: ReadonlyMap<string, Compiled<GroupColumn>>;
 };
 
@@ -79,7 +79,7 @@ type CompiledForm = {
   fields: (Compiled<FieldDefinition> | CompiledGroup)[];
   byKey: ReadonlyMap<string, Compiled<FieldDefinition> | CompiledGroup>;
   /** The form's own fields in dependency order (show-if and formula references). */
-  order: Component[];
+  order: Step[];
 };
 
 const cache = new WeakMap<FormDefinition, CompiledForm>();
@@ -132,7 +132,10 @@ function fieldDeps(c: Compiled<AnyField>): string[] {
   return [...refKeys(c.formula, refKeys(c.showIf, new Set()))];
 }
 
-function orderOf(fields: Compiled<AnyField>[]): Component[] {
+/** One step of the evaluation: a field, or fields that depend on each other in a circle. */
+type Step = { members: Compiled<AnyField>[]; cyclic: boolean };
+
+function orderOf(fields: Compiled<AnyField>[]): Step[] {
   const byKey = new Map(fields.map((f) => [f.field.key, f]));
   return dependencyOrder(
     fields.map((f) => f.field.key),
@@ -140,7 +143,13 @@ function orderOf(fields: Compiled<AnyField>[]): Component[] {
       const c = byKey.get(key);
       return c === undefined ? [] : fieldDeps(c);
     },
-  );
+  ).map((component) => ({
+    members: component.nodes.flatMap((key) => {
+      const c = byKey.get(key);
+      return c === undefined ? [] : [c];
+    }),
+    cyclic: component.cyclic,
+  }));
 }
 
 function compileForm(form: FormDefinition): CompiledForm {
@@ -280,29 +289,23 @@ function evaluate(form: FormDefinition, input: Readonly<Record<string, unknown>>
     }
     return changed;
   };
-  const run = (
-    order: Component[],
-    byKey: (key: string) => Compiled<AnyField> | undefined,
-    s: LogicScope,
-    hidden: Set<string>,
-    target: Record<string, unknown>,
-  ) => {
-    for (const component of order) {
-      const members = component.nodes.flatMap((key) => {
-        const c = byKey(key);
-        return c === undefined ? [] : [c];
-      });
-      const rounds = component.cyclic ? members.length + 2 : 1;
+  const run = (order: Step[], s: LogicScope, hidden: Set<string>, target: Record<string, unknown>) => {
+    for (const step of order) {
+      if (!step.cyclic) {
+        decide(step.members[0] as Compiled<AnyField>, s, hidden, target);
+        continue;
+      }
+      const rounds = step.members.length + 2;
       for (let round = 0; round < rounds; round++) {
         let changed = false;
-        for (const c of members) if (decide(c, s, hidden, target)) changed = true;
+        for (const c of step.members) if (decide(c, s, hidden, target)) changed = true;
         if (!changed && round > 0) break;
       }
     }
   };
 
   const scope = topScope(hiddenFields);
-  run(compiled.order, (key) => compiled.byKey.get(key), scope, hiddenFields, data);
+  run(compiled.order, scope, hiddenFields, data);
   for (const g of compiled.fields) {
     if (!isGroup(g) || hiddenFields.has(g.field.key)) continue;
     const rows = data[g.field.key];
@@ -311,7 +314,7 @@ function evaluate(form: FormDefinition, input: Readonly<Record<string, unknown>>
     rows.forEach((row: unknown, index) => {
       if (!isPlainObject(row)) return;
       const hiddenInRow = new Set<string>();
-      run(g.order, (key) => g.columnByKey.get(key), rowScope(scope, g, row, hiddenInRow), hiddenInRow, row);
+      run(g.order, rowScope(scope, g, row, hiddenInRow), hiddenInRow, row);
       if (hiddenInRow.size > 0) byRow.set(index, hiddenInRow);
     });
     if (byRow.size > 0) hiddenCellsByGroup.set(g.field.key, byRow);
@@ -436,7 +439,7 @@ function checkValue(
     case 'textarea':
     case 'richtext': {
       if (typeof value !== 'string') return hard(`${name}须为文本`);
-      if (field.maxLength !== undefined && [...value].length > field.maxLength) {
+      if (field.maxLength !== undefined && value.length > field.maxLength && [...value].length > field.maxLength) {
         hard(`${name}不能超过 ${field.maxLength} 个字符`);
       }
       if (c.pattern !== null && field.type !== 'richtext' && !c.pattern.regex.test(value)) {
