@@ -182,6 +182,24 @@ export async function projectInfo(
   return { name: row.name, parentId: row.parentId, parentName: parent?.name ?? null };
 }
 
+/** The latest published version of each sub-project of a project (sub-projects without one left out). */
+export async function childLatestVersions(
+  db: Executor,
+  scope: DefinitionScope,
+): Promise<{ projectName: string; version: VersionRow }[]> {
+  const children = await db
+    .select({ id: projects.id, name: projects.name })
+    .from(projects)
+    .where(and(eq(projects.tenantId, scope.tenantId), eq(projects.parentId, scope.projectId)))
+    .orderBy(projects.code);
+  const out: { projectName: string; version: VersionRow }[] = [];
+  for (const child of children) {
+    const version = await latestVersion(db, { tenantId: scope.tenantId, projectId: child.id });
+    if (version) out.push({ projectName: child.name, version });
+  }
+  return out;
+}
+
 /** The dictionary codes a tenant may use: its own lists and the built-in ones. */
 export async function availableDictCodes(db: Executor, tenantId: string): Promise<Set<string>> {
   const rows = await db

@@ -487,6 +487,31 @@ describe('sub-projects', () => {
   });
 });
 
+describe('parent and sub-project keys', () => {
+  it("should report a parent's new key that a sub-project already published", async () => {
+    const { token: parentToken, projectId } = await freshProject();
+    const child = await freshProject(projectId);
+    const own: Definition = {
+      missingCodes: DEFAULT_MISSING_CODES,
+      categories: [
+        {
+          key: 'sub',
+          title: '亚组',
+          forms: [{ key: 'sub_form', title: '亚组评估', fields: [{ key: 'score', label: '评分', type: 'integer' }] }],
+        },
+      ],
+    };
+    expect((await saveAndPublish(child.token, own)).statusCode).toBe(200);
+    const parent = sampleDefinition();
+    parent.categories[0]?.forms[0]?.fields.push({ key: 'score', label: '总分', type: 'integer' });
+    const res = await saveAndPublish(parentToken, parent);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Body>().issues).toEqual([
+      { path: 'categories.0.forms.0.fields.4.key', message: expect.stringContaining('已被子项目') },
+    ]);
+  });
+});
+
 describe('isolation', () => {
   it("should answer another tenant's or project's version id exactly like a missing one", async () => {
     const other = await buildTenant(t.db);

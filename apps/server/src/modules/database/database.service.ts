@@ -15,7 +15,7 @@ import { checkDefinition } from '@registry/shared/forms/check';
 import { EMPTY_DEFINITION, type Definition, type FormDefinition } from '@registry/shared/forms/definition';
 import { diffDefinitions } from '@registry/shared/forms/diff';
 import { validateRecord } from '@registry/shared/forms/record';
-import { findForm } from '@registry/shared/forms/walk';
+import { findForm, listFields, listFormFields, listForms } from '@registry/shared/forms/walk';
 import type { Db, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -24,6 +24,7 @@ import type { AuthContext } from '../auth/session.service';
 import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
 import {
   availableDictCodes,
+  childLatestVersions,
   countRecordsWithData,
   dictOptionKey,
   existingDictOptions,
@@ -103,6 +104,44 @@ export function probeOf(change: DefinitionChange): DataProbe | undefined {
   return { formKey: change.formKey, fieldKey: change.fieldKey };
 }
 
+/**
+ * A parent's form and field keys must stay clear of its sub-projects' published ones (a sub-project's data share the
+ * parent's key space): each clash is a problem at the parent's key.
+ */
+export function keysTakenByChildren(
+  definition: Definition,
+  children: readonly { projectName: string; version: { definition: Definition } }[],
+): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
+  for (const child of children) {
+    const forms = new Map(listForms(child.version.definition).map((e) => [e.form.key, e.form]));
+    const fields = new Map(listFields(child.version.definition).map((e) => [e.field.key, e]));
+    for (const entry of listForms(definition)) {
+      const form = forms.get(entry.form.key);
+      if (form)
+        problems.push({
+          path: `${entry.path}.key`,
+          formKey: entry.form.key,
+          fieldKey: null,
+          message: `表单编码 ${entry.form.key} 已被子项目「${child.projectName}」的表单「${form.title}」使用`,
+          position: null,
+        });
+      for (const item of listFormFields(entry.form, entry.path)) {
+        const taken = fields.get(item.field.key);
+        if (taken)
+          problems.push({
+            path: `${item.path}.key`,
+            formKey: entry.form.key,
+            fieldKey: item.field.key,
+            message: `变量名 ${item.field.key} 已被子项目「${child.projectName}」的表单「${taken.form.title}」的字段「${taken.field.label}」使用`,
+            position: null,
+          });
+      }
+    }
+  }
+  return problems;
+}
+
 export type DatabaseService = ReturnType<typeof createDatabaseService>;
 
 export function createDatabaseService(deps: { db: Db; clock: Clock }) {
@@ -118,7 +157,10 @@ export function createDatabaseService(deps: { db: Db; clock: Clock }) {
 
   async function problemsOf(ex: Executor, scope: ProjectScope, definition: Definition, parent?: Definition) {
     const dictCodes = await availableDictCodes(ex, scope.tenantId);
-    return checkDefinition(definition, { ...(parent ? { parent } : {}), dictCodes });
+    return [
+      ...checkDefinition(definition, { ...(parent ? { parent } : {}), dictCodes }),
+      ...keysTakenByChildren(definition, await childLatestVersions(ex, scope)),
+    ];
   }
 
   const changesSince = (latest: VersionRow | undefined, definition: Definition) =>
