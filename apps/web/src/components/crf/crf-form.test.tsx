@@ -107,22 +107,38 @@ describe('CrfForm', () => {
     expect(last()).toEqual({ sex: 'F', smoker: '1' });
   });
 
-  it('should emit dates in the stored formats when a date, a date-time and a partial date are entered', async () => {
+  it('should emit YYYY-MM-DD when a date is entered', async () => {
     const user = userEvent.setup();
-    const { last } = renderForm([
-      { key: 'visit', label: '就诊日期', type: 'date' },
-      { key: 'onset', label: '发病时间', type: 'datetime' },
-      { key: 'diag', label: '确诊年月', type: 'partialDate' },
-    ]);
+    const { last } = renderForm([{ key: 'visit', label: '就诊日期', type: 'date' }]);
     await user.type(screen.getByLabelText('就诊日期'), '2025-03-14{Enter}');
     await waitFor(() => expect(last()).toEqual({ visit: '2025-03-14' }));
+  });
+
+  it('should emit YYYY-MM-DDTHH:mm when a date-time is entered', async () => {
+    const user = userEvent.setup();
+    const { last } = renderForm([{ key: 'onset', label: '发病时间', type: 'datetime' }]);
     await user.type(screen.getByLabelText('发病时间'), '2025-03-14 08:30{Enter}');
-    await waitFor(() => expect(last()).toEqual({ visit: '2025-03-14', onset: '2025-03-14T08:30' }));
-    // The partial date's precision switch: year only.
-    await user.click(screen.getByRole('combobox', { name: '确诊年月精度' }));
+    await waitFor(() => expect(last()).toEqual({ onset: '2025-03-14T08:30' }));
+  });
+
+  it('should emit a year only when the partial date precision is set to year', async () => {
+    const user = userEvent.setup();
+    const { last } = renderForm([{ key: 'diag', label: '确诊年份', type: 'partialDate' }]);
+    await user.click(screen.getByRole('combobox', { name: '确诊年份精度' }));
     await user.click(await screen.findByTitle('年'));
-    await user.type(screen.getByLabelText('确诊年月'), '2019{Enter}');
-    await waitFor(() => expect(last()).toEqual({ visit: '2025-03-14', onset: '2025-03-14T08:30', diag: '2019' }));
+    await user.type(screen.getByLabelText('确诊年份'), '2019{Enter}');
+    await waitFor(() => expect(last()).toEqual({ diag: '2019' }));
+  });
+
+  it('should keep the known part when a partial date is made coarser', async () => {
+    const user = userEvent.setup();
+    const { last } = renderForm([{ key: 'diag', label: '确诊年份', type: 'partialDate' }], {
+      initial: { diag: '2019-05-20' },
+    });
+    await user.click(screen.getByRole('combobox', { name: '确诊年份精度' }));
+    await user.click(await screen.findByTitle('年月'));
+    expect(last()).toEqual({ diag: '2019-05' });
+    expect(screen.getByLabelText('确诊年份')).toHaveValue('2019-05');
   });
 
   it('should hide a field when its show-if turns false and clear its data only after confirmation', async () => {
@@ -139,7 +155,7 @@ describe('CrfForm', () => {
     await user.click(no);
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('以下字段将被隐藏并清空：每日吸烟量');
-    await user.click(within(dialog).getByRole('button', { name: /取\s*消/ }));
+    await user.click(await within(dialog).findByRole('button', { name: /取\s*消/ }));
     // Cancel undoes the change.
     expect(emitted).toHaveLength(0);
     expect(screen.getByLabelText('每日吸烟量')).toHaveValue('10');
@@ -147,7 +163,7 @@ describe('CrfForm', () => {
 
     await user.click(no);
     const again = await screen.findByRole('dialog');
-    await user.click(within(again).getByRole('button', { name: /清\s*空/ }));
+    await user.click(await within(again).findByRole('button', { name: /清\s*空/ }));
     await waitFor(() => expect(last()).toEqual({ smoker: '0' }));
     expect(screen.queryByLabelText('每日吸烟量')).not.toBeInTheDocument();
   });

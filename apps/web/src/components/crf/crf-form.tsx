@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { Form, Modal } from 'antd';
+import { startTransition, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Modal } from 'antd';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { evaluateForm, validateRecord } from '@registry/shared/forms/record';
@@ -24,6 +24,8 @@ export type CrfFormProps = {
   readOnly?: boolean;
   /** For deterministic tests. */
   today?: string;
+  /** Called once every field of the form is on screen (long forms render in chunks after the first screen). */
+  onFullyRendered?: () => void;
 };
 
 type Evaluation = ReturnType<typeof evaluateForm>;
@@ -31,8 +33,36 @@ type Data = Record<string, unknown>;
 
 const NO_ISSUES: readonly RecordIssue[] = [];
 const NO_KEYS: ReadonlySet<string> = new Set();
+/** Fields rendered in the first commit (about two screens); the rest follow in chunks that do not block input. */
+export const FIRST_CHUNK = 40;
+const NEXT_CHUNK = 60;
 /** Hiding can cascade (a cleared field drives another's show-if); a definition cannot nest deeper than its fields. */
 const MAX_CASCADE = 64;
+
+function sameRow(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => (a as Data)[k] === (b as Data)[k]);
+}
+
+/** The engine copies group rows; an unchanged group keeps its array, so its memoised table does not render again. */
+function keepUnchangedGroups(input: Data, out: Data): void {
+  for (const key of Object.keys(out)) {
+    const before = input[key];
+    const after = out[key];
+    if (
+      before !== after &&
+      Array.isArray(before) &&
+      Array.isArray(after) &&
+      before.length === after.length &&
+      before.every((row, i) => sameRow(row, after[i]))
+    ) {
+      out[key] = before;
+    }
+  }
+}
 
 /**
  * The engine for one form and context: `evaluateForm` with its results kept per data object, so the data a change
@@ -44,6 +74,7 @@ function createEvaluator(form: FormDefinition, ctx: Parameters<typeof evaluateFo
     const known = cache.get(data);
     if (known) return known;
     const result = evaluateForm(form, data, ctx);
+    keepUnchangedGroups(data, result.data);
     cache.set(data, result);
     cache.set(result.data, result);
     return result;
@@ -66,6 +97,7 @@ export function CrfForm({
   showAllIssues = false,
   readOnly = false,
   today,
+  onFullyRendered,
 }: CrfFormProps) {
   const idPrefix = `crf${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const [modal, modalHolder] = Modal.useModal();
@@ -91,6 +123,23 @@ export function CrfForm({
     setSeenServerIssues(serverIssues);
     setEditedSinceServer(NO_KEYS);
   }
+
+  // Long forms: the first screen renders at once, the rest in transitions (interruptible by typing).
+  const [rendered, setRendered] = useState(FIRST_CHUNK);
+  const total = form.fields.length;
+  useEffect(() => {
+    if (rendered >= total) return;
+    const timer = setTimeout(() => startTransition(() => setRendered((n) => n + NEXT_CHUNK)), 0);
+    return () => clearTimeout(timer);
+  }, [rendered, total]);
+  const complete = rendered >= total;
+  const onFullyRenderedRef = useRef(onFullyRendered);
+  useEffect(() => {
+    onFullyRenderedRef.current = onFullyRendered;
+  }, [onFullyRendered]);
+  useEffect(() => {
+    if (complete) onFullyRenderedRef.current?.();
+  }, [complete]);
 
   const latest = useRef({ value, evaluate, onChange, form, readOnly });
   useEffect(() => {
@@ -162,8 +211,9 @@ export function CrfForm({
 
   return (
     <>
-      <Form layout="vertical" component="div" className="crf-form" disabled={readOnly}>
-        {form.fields.map((field) =>
+      {/* No antd <Form>: its contexts change on every render and would re-render all 300 Form.Items per keystroke. */}
+      <div className="crf-form">
+        {(complete ? form.fields : form.fields.slice(0, rendered)).map((field) =>
           hidden.has(field.key) ? null : (
             <FieldItem
               key={field.key}
@@ -178,7 +228,7 @@ export function CrfForm({
             />
           ),
         )}
-      </Form>
+      </div>
       {modalHolder}
     </>
   );

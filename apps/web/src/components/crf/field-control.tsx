@@ -71,7 +71,7 @@ export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, 
           value={typeof value === 'string' ? value : value == null ? '' : String(value)}
           maxLength={field.maxLength}
           showCount={field.maxLength !== undefined}
-          autoSize={{ minRows: 2, maxRows: 8 }}
+          rows={3}
           status={status}
           disabled={disabled}
           onChange={(e) => onChange(blankToUndefined(e.target.value))}

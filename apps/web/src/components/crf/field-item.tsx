@@ -82,6 +82,7 @@ export const FieldItem = memo(function FieldItem({
   return (
     <Form.Item
       label={<FieldLabel field={field} />}
+      layout="vertical"
       htmlFor={id}
       required={field.required}
       validateStatus={issueStatus(own)}

@@ -1,5 +1,5 @@
-import { memo, useMemo } from 'react';
-import { Button, Table, Typography } from 'antd';
+import { memo, useMemo, type CSSProperties } from 'react';
+import { Button, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { FieldDefinition, GroupColumn, MissingCode } from '@registry/shared/forms/definition';
@@ -56,70 +56,81 @@ export const GroupField = memo(function GroupField({
 
   const cellIssues = (index: number, key: string) => issues.filter((i) => i.path === `${field.key}.${index}.${key}`);
 
+  const cell: CSSProperties = { border: '1px solid #f0f0f0', padding: '6px 8px', verticalAlign: 'top' };
+  const head: CSSProperties = { ...cell, background: '#fafafa', fontWeight: 500, textAlign: 'left' };
+  // A plain table: antd's Table measures the scrollbar on mount (a forced layout of the whole form).
   return (
     <div className="crf-group">
-      <Table<{ index: number }>
-        size="small"
-        bordered
-        pagination={false}
-        rowKey="index"
-        dataSource={rows.map((_row, index) => ({ index }))}
-        locale={{ emptyText: '暂无记录' }}
-        scroll={{ x: 'max-content' }}
-        columns={[
-          { title: '#', key: '#', width: 48, render: (_v, r) => r.index + 1 },
-          ...columns.map((column) => ({
-            key: column.key,
-            title: (
-              <span>
-                {column.required && <span style={{ color: '#ff4d4f', marginRight: 4 }}>*</span>}
-                {column.label}
-                {column.unit ? `（${column.unit}）` : ''}
-              </span>
-            ),
-            render: (_v: unknown, r: { index: number }) => {
-              const path = `${field.key}.${r.index}.${column.key}`;
-              if (hidden.has(path)) return <Typography.Text type="secondary">—</Typography.Text>;
-              const own = cellIssues(r.index, column.key);
-              return (
-                <div style={{ minWidth: 140 }}>
-                  <ValueCell
-                    field={column}
-                    id={`${idPrefix}-${field.key}-${r.index}-${column.key}`}
-                    ariaLabel={`${column.label}（第${r.index + 1}行）`}
-                    value={rows[r.index]?.[column.key]}
-                    missingCodes={missingCodes}
-                    onChange={(cell) => setCell(r.index, column.key, cell)}
-                    disabled={readOnly}
-                    status={issueStatus(own)}
-                  />
-                  <IssueList issues={own} />
-                </div>
-              );
-            },
-          })),
-          ...(readOnly
-            ? []
-            : [
-                {
-                  key: 'actions',
-                  title: '操作',
-                  width: 64,
-                  render: (_v: unknown, r: { index: number }) => (
+      <div style={{ overflowX: 'auto' }}>
+        <table style={{ borderCollapse: 'collapse', width: '100%' }} aria-label={field.label}>
+          <thead>
+            <tr>
+              <th style={{ ...head, width: 40 }}>#</th>
+              {columns.map((column) => (
+                <th key={column.key} style={head} scope="col">
+                  {column.required && <span style={{ color: '#ff4d4f', marginRight: 4 }}>*</span>}
+                  {column.label}
+                  {column.unit ? `（${column.unit}）` : ''}
+                </th>
+              ))}
+              {!readOnly && <th style={{ ...head, width: 56 }}>操作</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 && (
+              <tr>
+                <td style={{ ...cell, textAlign: 'center' }} colSpan={columns.length + (readOnly ? 1 : 2)}>
+                  <Typography.Text type="secondary">暂无记录</Typography.Text>
+                </td>
+              </tr>
+            )}
+            {rows.map((row, index) => (
+              <tr key={index}>
+                <td style={cell}>{index + 1}</td>
+                {columns.map((column) => {
+                  const path = `${field.key}.${index}.${column.key}`;
+                  if (hidden.has(path)) {
+                    return (
+                      <td key={column.key} style={cell}>
+                        <Typography.Text type="secondary">—</Typography.Text>
+                      </td>
+                    );
+                  }
+                  const own = cellIssues(index, column.key);
+                  return (
+                    <td key={column.key} style={{ ...cell, minWidth: 140 }}>
+                      <ValueCell
+                        field={column}
+                        id={`${idPrefix}-${field.key}-${index}-${column.key}`}
+                        ariaLabel={`${column.label}（第${index + 1}行）`}
+                        value={row[column.key]}
+                        missingCodes={missingCodes}
+                        onChange={(next) => setCell(index, column.key, next)}
+                        disabled={readOnly}
+                        status={issueStatus(own)}
+                      />
+                      <IssueList issues={own} />
+                    </td>
+                  );
+                })}
+                {!readOnly && (
+                  <td style={cell}>
                     <Button
                       type="text"
                       danger
                       size="small"
                       icon={<DeleteOutlined />}
-                      aria-label={`删除第${r.index + 1}行`}
+                      aria-label={`删除第${index + 1}行`}
                       disabled={rows.length <= minRows}
-                      onClick={() => setRows(rows.filter((_row, i) => i !== r.index))}
+                      onClick={() => setRows(rows.filter((_row, i) => i !== index))}
                     />
-                  ),
-                },
-              ]),
-        ]}
-      />
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {!readOnly && (
         <Button
           type="dashed"

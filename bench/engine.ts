@@ -1,0 +1,40 @@
+/**
+ * Engine-only figures on the 300-field benchmark form (Node, no DOM): evaluateForm and validateRecord per call, each
+ * on a fresh data object (as after a keystroke). Prints figures; asserts nothing.
+ */
+import { performance } from 'node:perf_hooks';
+import { evaluateForm, validateRecord } from '@registry/shared/forms/record';
+import { BENCH_TEXT_KEY, generateBenchDefinition, generateBenchRecord } from './crf/generate-definition';
+
+const definition = generateBenchDefinition(300);
+const form = definition.categories[0]?.forms[0];
+if (!form) throw new Error('基准表单生成失败');
+const record = generateBenchRecord(form);
+const missingCodes = definition.missingCodes.map((c) => c.code);
+const today = '2026-01-01';
+
+function measure(name: string, run: (data: Record<string, unknown>) => unknown, iterations = 400) {
+  for (let i = 0; i < 50; i++) run({ ...record, [BENCH_TEXT_KEY]: `预热${i}` });
+  const times: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const data = { ...record, [BENCH_TEXT_KEY]: `输入${i}` };
+    const t0 = performance.now();
+    run(data);
+    times.push((performance.now() - t0) * 1000);
+  }
+  times.sort((a, b) => a - b);
+  const pick = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
+  return { name, median: pick(0.5), p95: pick(0.95) };
+}
+
+const rows = [
+  measure('evaluateForm', (data) => evaluateForm(form, data, { today, missingCodes })),
+  measure('validateRecord (submit)', (data) => validateRecord(form, data, { mode: 'submit', today, missingCodes })),
+  measure('validateRecord (draft)', (data) => validateRecord(form, data, { mode: 'draft', today, missingCodes })),
+];
+
+console.log(`引擎（Node ${process.version}，${form.fields.length} 个字段，每次调用新的数据对象）`);
+console.log(['函数'.padEnd(26), 'median µs/call'.padStart(16), 'p95 µs/call'.padStart(14)].join(''));
+for (const r of rows) {
+  console.log([r.name.padEnd(26), r.median.toFixed(0).padStart(16), r.p95.toFixed(0).padStart(14)].join(''));
+}

@@ -1,0 +1,24 @@
+/**
+ * `npm run bench`: runs every benchmark in turn and prints their figures and ratios to the targets of quality.md.
+ * Timings are printed, never asserted. Exit code 1 when a benchmark could not run (e.g. Chromium missing).
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const BENCHES = [
+  { name: '表单引擎（Node）', args: ['--import', 'tsx', join(HERE, 'engine.ts')] },
+  { name: 'CRF 渲染（Chromium）', args: [join(HERE, 'crf-render.mjs')] },
+];
+
+let failed = 0;
+for (const bench of BENCHES) {
+  console.log(`\n== ${bench.name} ==`);
+  const result = spawnSync(process.execPath, bench.args, { stdio: 'inherit', cwd: join(HERE, '..') });
+  if (result.status !== 0) {
+    failed++;
+    console.error(`${bench.name}：未能完成（退出码 ${result.status ?? result.signal}）`);
+  }
+}
+process.exit(failed > 0 ? 1 : 0);
