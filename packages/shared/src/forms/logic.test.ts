@@ -76,6 +76,12 @@ describe('parseLogic', () => {
     expect(parseError('and 1')).toMatchObject({ position: 0 });
   });
 
+  it('should skip comment lines starting with # when imported REDCap logic has them', () => {
+    const src = "# conditions (yes)\n[a] = 'yes' or\n  # the other one\n  [b] = 'yes'";
+    expect(evaluateSource(src, scope({ b: 'yes' }))).toBe(true);
+    expect(parseError("[a] = 'yes' # trailing")).toMatchObject({ position: 12 });
+  });
+
   it('should refuse pathological nesting instead of overflowing the stack', () => {
     const deep = `${'('.repeat(5000)}1${')'.repeat(5000)}`;
     expect(parseError(deep).message).toBe('表达式嵌套过深');

@@ -3,6 +3,8 @@
  * that imported branching logic translates almost verbatim. A hand-written tokenizer and Pratt parser build an AST; a
  * tree-walking evaluator runs it. Nothing is ever handed to `eval` or `Function`.
  *
+ * A line whose first non-blank character is `#` is a comment (as in REDCap); a `#` elsewhere is an error.
+ *
  * Grammar (lowest precedence first):
  *   or  := and ( ('or' | '||') and )*
  *   and := not ( ('and' | '&&') not )*
@@ -115,6 +117,16 @@ function isDigit(c: string | undefined): boolean {
   return c !== undefined && c >= '0' && c <= '9';
 }
 
+/** Only spaces or tabs between the previous line break (or the start) and `i`. */
+function atLineStart(src: string, i: number): boolean {
+  for (let j = i - 1; j >= 0; j--) {
+    const c = src[j];
+    if (c === '\n' || c === '\r') return true;
+    if (c !== ' ' && c !== '\t') return false;
+  }
+  return true;
+}
+
 function tokenize(src: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
@@ -122,6 +134,11 @@ function tokenize(src: string): Token[] {
     const c = src[i] as string;
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\u3000' || c === '\u00a0') {
       i++;
+      continue;
+    }
+    if (c === '#' && atLineStart(src, i)) {
+      // A comment line (REDCap 12+): `# ...` up to the end of the line.
+      while (i < src.length && src[i] !== '\n') i++;
       continue;
     }
     const start = i;
