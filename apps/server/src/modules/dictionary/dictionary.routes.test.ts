@@ -352,6 +352,8 @@ describe('POST sys-area/page', () => {
   it('should find 天河区 by keyword with its full name, and label given codes', async () => {
     const page = await areaPage({ keyword: '天河' });
     expect(page.records.map((a) => a.fullName)).toContain('广东省 广州市 天河区');
+    // functional zones of the statistical code (130171 石家庄高新技术产业开发区) are no GB/T 2260 divisions
+    expect((await areaPage({ keyword: '高新技术产业开发区' })).total).toBe(0);
     const codes = await areaPage({ codes: ['440106', '110000'] });
     expect(codes.records.map((a) => [a.code, a.name])).toEqual([
       ['110000', '北京市'],
