@@ -107,4 +107,36 @@ describe('AreaCascader', { timeout: 60_000 }, () => {
     renderWithProviders(<AreaCascader aria-label="住址" value="440106" />);
     expect(await screen.findByText('广东省 广州市 天河区')).toBeInTheDocument();
   });
+
+  it("should load a province's cities when it is opened and give the chosen code with its full name", async () => {
+    setToken('tok');
+    const parents: (string | undefined)[] = [];
+    server.use(
+      http.post(apiUrl('/sys-area/page'), async ({ request }) => {
+        const body = (await request.json()) as { parentCode?: string };
+        parents.push(body.parentCode);
+        const area = (code: string, name: string, hasChildren: boolean) => ({
+          code,
+          name,
+          parentCode: body.parentCode ?? null,
+          level: body.parentCode ? 2 : 1,
+          fullName: name,
+          hasChildren,
+        });
+        const records =
+          body.parentCode === '440000'
+            ? [area('440100', '广州市', true), area('441900', '东莞市', false)]
+            : [area('440000', '广东省', true)];
+        return ok({ records, total: records.length, current: 1, size: 200 });
+      }),
+    );
+    const picked: unknown[] = [];
+    const user = userEvent.setup({ delay: null });
+    renderWithProviders(<AreaCascader aria-label="住址" onChange={(code, area) => picked.push([code, area])} />);
+    await user.click(await screen.findByRole('combobox', { name: '住址' }));
+    await user.click(await screen.findByText('广东省'));
+    await user.click(await screen.findByText('东莞市'));
+    expect(parents).toContain('440000');
+    await waitFor(() => expect(picked).toEqual([['441900', { code: '441900', fullName: '广东省 东莞市' }]]));
+  });
 });
