@@ -95,6 +95,8 @@ describe('evaluateForm', () => {
     const result = evaluateForm(f, { age: 'UNK' }, { missingCodes: ['UNK'] });
     expect(result.data.older).toBe(0);
     expect(result.hidden).toEqual([]);
+    // Without the definition's list, the codes the form's fields accept read as blank.
+    expect(evaluateForm(f, { age: 'UNK' }).hidden).toEqual([]);
   });
 
   it('should evaluate a 300-field form in well under 5 ms once compiled', () => {

@@ -80,6 +80,8 @@ type CompiledForm = {
   byKey: ReadonlyMap<string, Compiled<FieldDefinition> | CompiledGroup>;
   /** The form's own fields in dependency order (show-if and formula references). */
   order: Step[];
+  /** The missing-data codes the form's fields accept (read as blank when the context names none). */
+  fieldMissingCodes: ReadonlySet<string>;
 };
 
 const cache = new WeakMap<FormDefinition, CompiledForm>();
@@ -171,6 +173,12 @@ function compileForm(form: FormDefinition): CompiledForm {
     fields,
     byKey: new Map(fields.map((f) => [f.field.key, f])),
     order: orderOf(fields),
+    fieldMissingCodes: new Set(
+      fields.flatMap((f) => [
+        ...(f.field.missingCodes ?? []),
+        ...('columns' in f ? f.columns.flatMap((c) => c.field.missingCodes ?? []) : []),
+      ]),
+    ),
   };
   cache.set(form, result);
   return result;
@@ -218,12 +226,15 @@ type Evaluated = {
   hiddenCells: Map<string, Map<number, Set<string>>>;
   compiled: CompiledForm;
   missing: Set<string> | undefined;
+  /** What reads as blank in logic: the definition's codes, else those the form's fields accept. */
+  blankCodes: ReadonlySet<string>;
   today: string;
 };
 
 function evaluate(form: FormDefinition, input: Readonly<Record<string, unknown>>, ctx: EvaluateContext): Evaluated {
   const compiled = compileForm(form);
   const missing = codeSet(ctx.missingCodes);
+  const blankCodes = missing ?? compiled.fieldMissingCodes;
   const today = ctx.today ?? localToday();
   const source = isPlainObject(input) ? input : {};
   const external = isPlainObject(ctx.external) ? ctx.external : {};
@@ -249,7 +260,7 @@ function evaluate(form: FormDefinition, input: Readonly<Record<string, unknown>>
       return hasOwn(external, key) ? external[key] : null;
     },
     today,
-    ...(missing === undefined ? {} : { missingCodes: missing }),
+    missingCodes: blankCodes,
   });
   const rowScope = (
     parent: LogicScope,
@@ -319,7 +330,7 @@ function evaluate(form: FormDefinition, input: Readonly<Record<string, unknown>>
     });
     if (byRow.size > 0) hiddenCellsByGroup.set(g.field.key, byRow);
   }
-  return { data, hiddenFields, hiddenCells: hiddenCellsByGroup, compiled, missing, today };
+  return { data, hiddenFields, hiddenCells: hiddenCellsByGroup, compiled, missing, blankCodes, today };
 }
 
 function hiddenPaths(ev: Evaluated): { hidden: string[]; clear: string[] } {
@@ -573,7 +584,7 @@ export function validateRecord(
   const scope: LogicScope = {
     get: (key) => (compiled.byKey.has(key) ? (hasOwn(data, key) ? data[key] : null) : ctx.external?.[key]),
     today,
-    ...(missing === undefined ? {} : { missingCodes: missing }),
+    missingCodes: ev.blankCodes,
   };
 
   const checkRules = (c: Compiled<AnyField>, s: LogicScope, path: string) => {
