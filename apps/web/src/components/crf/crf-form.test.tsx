@@ -12,6 +12,8 @@ import {
 import { server } from '../../test/server';
 import { apiUrl, http, ok } from '../../test/api';
 import { renderWithProviders } from '../../test/render';
+import { chooseOption } from '../../test/select';
+import { setToken } from '../../lib/token';
 import { CrfForm, type CrfFormProps } from './crf-form';
 
 function formOf(fields: FieldDefinition[]): FormDefinition {
@@ -105,6 +107,35 @@ describe('CrfForm', () => {
     await user.click(screen.getByLabelText('水肿'));
     await user.click(screen.getByLabelText('呼吸困难'));
     expect(last()).toEqual({ sex: 'F', smoker: '1' });
+  });
+
+  it('should emit the option code when a dictionary option is picked', async () => {
+    setToken('tok');
+    server.use(
+      http.post(apiUrl('/sys-field-dict-option/page'), async ({ request }) => {
+        const body = (await request.json()) as { dictCode?: string; codes?: string[] };
+        const records = [
+          { code: 'A', label: 'A型' },
+          { code: 'B', label: 'B型' },
+        ]
+          .filter((o) => body.dictCode === 'blood_type' && (!body.codes || body.codes.includes(o.code)))
+          .map((o) => ({
+            ...o,
+            id: `o-${o.code}`,
+            dictCode: 'blood_type',
+            dictName: '血型',
+            parentCode: null,
+            sort: 0,
+            enabled: true,
+            builtIn: true,
+          }));
+        return ok({ records, total: records.length, current: 1, size: 50 });
+      }),
+    );
+    const user = userEvent.setup();
+    const { last } = renderForm([{ key: 'abo', label: '血型', type: 'dict', dictCode: 'blood_type' }]);
+    await chooseOption(user, '血型', 'B B型');
+    await waitFor(() => expect(last()).toEqual({ abo: 'B' }));
   });
 
   it('should emit YYYY-MM-DD when a date is entered', async () => {

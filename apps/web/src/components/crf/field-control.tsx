@@ -46,7 +46,7 @@ export function formatCalc(field: AnyField, value: unknown): string {
 
 /**
  * The input of one field (no label): every data type of FIELD_TYPES but group, section and description, which the
- * renderer lays out itself; dict fields are rendered by the caller with the dictionary select.
+ * renderer lays out itself, and dict, which the caller renders with the dictionary select.
  */
 export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, status }: FieldControlProps) {
   switch (field.type) {

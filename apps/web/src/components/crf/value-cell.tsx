@@ -1,6 +1,7 @@
 import { Tag } from 'antd';
 import type { AnyField, MissingCode } from '@registry/shared/forms/definition';
 import { isAbnormal } from '@registry/shared/forms/record';
+import { DictSelect } from '../dict-select/dict-select';
 import { FieldControl } from './field-control';
 import { MissingCodeControl, MissingValueTag } from './missing-code-control';
 
@@ -37,15 +38,27 @@ export function ValueCell({ field, id, ariaLabel, value, missingCodes, onChange,
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
       <div style={{ flex: 1, minWidth: 0 }}>
-        <FieldControl
-          field={field}
-          id={id}
-          ariaLabel={ariaLabel}
-          value={value}
-          onChange={onChange}
-          disabled={disabled}
-          status={status}
-        />
+        {field.type === 'dict' ? (
+          <DictSelect
+            id={id}
+            aria-label={ariaLabel}
+            dictCode={field.dictCode ?? ''}
+            value={typeof value === 'string' ? value : undefined}
+            onChange={(code) => onChange(typeof code === 'string' ? code : undefined)}
+            disabled={disabled}
+            status={status}
+          />
+        ) : (
+          <FieldControl
+            field={field}
+            id={id}
+            ariaLabel={ariaLabel}
+            value={value}
+            onChange={onChange}
+            disabled={disabled}
+            status={status}
+          />
+        )}
       </div>
       {abnormal && (
         <Tag color={high ? 'red' : 'orange'} style={{ marginInlineEnd: 0 }}>
