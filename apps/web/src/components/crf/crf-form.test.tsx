@@ -370,6 +370,64 @@ describe('CrfForm', () => {
   });
 });
 
+describe('CrfForm logic and long forms', () => {
+  it('should show a field whose show-if reads another form of the patient when the external value matches', () => {
+    const fields: FieldDefinition[] = [{ key: 'pregnant', label: '是否妊娠', type: 'yesno', showIf: "[sex] = 'F'" }];
+    const { rerender } = renderWithProviders(<Harness form={formOf(fields)} external={{ sex: 'M' }} />);
+    expect(screen.queryByRole('radiogroup', { name: '是否妊娠' })).not.toBeInTheDocument();
+    rerender(<Harness form={formOf(fields)} external={{ sex: 'F' }} />);
+    expect(screen.getByRole('radiogroup', { name: '是否妊娠' })).toBeInTheDocument();
+  });
+
+  it('should hide a group cell by its row show-if and ask before clearing the cell data', async () => {
+    const user = userEvent.setup();
+    const { last } = renderForm(
+      [
+        {
+          key: 'meds',
+          label: '用药',
+          type: 'group',
+          fields: [
+            { key: 'drug', label: '药名', type: 'text' },
+            { key: 'other', label: '其他药名', type: 'text', showIf: "[drug] = '其他'" },
+          ],
+        },
+      ],
+      { initial: { meds: [{ drug: '其他', other: '中药' }] } },
+    );
+    expect(screen.getByLabelText('其他药名（第1行）')).toHaveValue('中药');
+    await user.type(screen.getByLabelText('药名（第1行）'), '1');
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('以下字段将被隐藏并清空：用药 第1行「其他药名」');
+    await user.click(await within(dialog).findByRole('button', { name: /清\s*空/ }));
+    await waitFor(() => expect(last()).toEqual({ meds: [{ drug: '其他1' }] }));
+    expect(screen.queryByLabelText('其他药名（第1行）')).not.toBeInTheDocument();
+  });
+
+  it('should render every field of a long form, the first screen at once and the rest soon after', async () => {
+    const fields: FieldDefinition[] = Array.from({ length: 120 }, (_v, i) => ({
+      key: `f_${i}`,
+      label: `字段${i}`,
+      type: 'text',
+    }));
+    const onFullyRendered = vi.fn();
+    renderForm(fields, { onFullyRendered });
+    expect(screen.getByLabelText('字段0')).toBeInTheDocument();
+    expect(screen.queryByLabelText('字段119')).not.toBeInTheDocument();
+    expect(await screen.findByLabelText('字段119', {}, { timeout: 20_000 })).toBeInTheDocument();
+    await waitFor(() => expect(onFullyRendered).toHaveBeenCalledTimes(1));
+  });
+
+  it('should show a stored image as a thumbnail from the preview link with the access token', () => {
+    setToken('tok-1');
+    renderForm([{ key: 'photo', label: '皮损照片', type: 'file', accept: 'image' }], {
+      initial: { photo: [{ fileId: 'f-1', name: 'skin.png' }] },
+    });
+    const img = document.querySelector<HTMLImageElement>('.ant-upload-list img');
+    expect(img?.getAttribute('src')).toBe('/api/cmdb-template/oss/file/preview/f-1?access_token=tok-1');
+  });
+});
+
 describe('CrfForm rich text', () => {
   it('should call onChange at most every 300 ms while typing and emit sanitised HTML', async () => {
     vi.useFakeTimers();
