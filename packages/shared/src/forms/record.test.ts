@@ -149,6 +149,19 @@ describe('validateRecord', () => {
     expect(verdict.data).toEqual({ a: 'x' });
   });
 
+  it('should report a __proto__ key as unknown and keep it out of the prototype', () => {
+    const f = formOf({ key: 'a', label: 'A', type: 'text' });
+    const verdict = validateRecord(
+      f,
+      JSON.parse('{"a":"x","__proto__":{"polluted":1}}') as Record<string, unknown>,
+      submit,
+    );
+    expect(verdict.issues.map((i) => i.message)).toEqual(['未知字段 __proto__']);
+    expect(
+      Object.getPrototypeOf(evaluateForm(f, JSON.parse('{"__proto__":{"b":1}}') as Record<string, unknown>).data),
+    ).toBe(Object.prototype);
+  });
+
   it('should require visible required fields only in submit mode', () => {
     const f = formOf(
       { key: 'weight', label: '体重', type: 'decimal', required: true },

@@ -244,10 +244,16 @@ function evaluate(form: FormDefinition, input: Readonly<Record<string, unknown>>
   for (const key of Object.keys(source)) {
     const value = source[key];
     const c = compiled.byKey.get(key);
-    data[key] =
-      c !== undefined && isGroup(c) && Array.isArray(value)
-        ? value.map((row) => (isPlainObject(row) ? { ...row } : row))
-        : value;
+    // defineProperty: a JSON key `__proto__` stays an own key (reported as unknown), never the prototype.
+    Object.defineProperty(data, key, {
+      value:
+        c !== undefined && isGroup(c) && Array.isArray(value)
+          ? value.map((row) => (isPlainObject(row) ? { ...row } : row))
+          : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
 
   const hiddenFields = new Set<string>();
