@@ -14,7 +14,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { checkDefinition } from '@registry/shared/forms/check';
-import { EMPTY_DEFINITION, type Definition } from '@registry/shared/forms/definition';
+import type { Definition } from '@registry/shared/forms/definition';
 import { ProjectScope } from '../../../lib/project-scope';
 import { useProjectStore } from '../../../lib/stores/project-store';
 import { toast } from '../../../lib/toast';
@@ -109,19 +109,22 @@ function Designer({ followUp }: { followUp: boolean }) {
     [parent, definition],
   );
 
-  // Start on the first form of this page's kind.
-  const loaded = Boolean(meta);
   // Leaving the page drops the working copy (a later visit starts from the server's draft).
-  useEffect(() => () => useDesignerStore.getState().load(0, EMPTY_DEFINITION), []);
+  const reset = useDesignerStore((s) => s.reset);
+  useEffect(() => reset, [reset]);
+
+  // Start on (or, when the selected form vanished, go back to) the first form of this page's kind.
+  const loaded = Boolean(meta);
+  const selectedFormKey = selection.formKey;
+  const selectedExists = Boolean(form);
   useEffect(() => {
-    if (!loaded) return;
-    const { definition: current, selection: selected } = useDesignerStore.getState();
-    if (selected.formKey) return;
-    const first = [...(parent?.categories ?? []), ...current.categories]
+    if (!loaded || (selectedFormKey && selectedExists)) return;
+    const first = [...(parent?.categories ?? []), ...definition.categories]
       .flatMap((c) => c.forms)
       .find((f) => Boolean(f.followUp) === followUp);
     if (first) selectForm(first.key);
-  }, [loaded, meta, parent, followUp, selectForm]);
+    else if (selectedFormKey) selectForm(null);
+  }, [loaded, selectedFormKey, selectedExists, parent, definition, followUp, selectForm]);
 
   const onSave = useCallback(async () => {
     const ok = await save();

@@ -24,6 +24,8 @@ export type DesignerState = {
   future: Definition[];
   lastEdit: { tag: string; at: number } | null;
   load: (revision: number, definition: Definition) => void;
+  /** Back to nothing loaded (the page is left). */
+  reset: () => void;
   /** Applies a change; `tag` groups consecutive edits of one property into one undo step. */
   edit: (change: (definition: Definition) => Definition, tag?: string) => void;
   markSaved: (revision: number, definition: Definition) => void;
@@ -50,6 +52,17 @@ export const useDesignerStore = create<DesignerState>()((set, get) => ({
       revision,
       definition,
       saved: definition,
+      past: [],
+      future: [],
+      lastEdit: null,
+      // The selection stays (a reload keeps the user where they were); the panes show nothing for a vanished key.
+      selection: { ...state.selection, nonce: state.selection.nonce + 1 },
+    })),
+  reset: () =>
+    set((state) => ({
+      revision: 0,
+      definition: EMPTY_DEFINITION,
+      saved: EMPTY_DEFINITION,
       past: [],
       future: [],
       lastEdit: null,

@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { DraftResponse, PublishPreviewResponse } from '@registry/shared/contracts/form-definition';
+import type { Definition } from '@registry/shared/forms/definition';
+import { server } from '../../../test/server';
+import { apiUrl, http, HttpResponse, ok } from '../../../test/api';
+import { renderRoute } from '../../../test/router';
+import { setToken } from '../../../lib/token';
+import { useMenuStore } from '../../../lib/stores/menu-store';
+import { useProjectStore } from '../../../lib/stores/project-store';
+import { DatabasePage } from './designer-page';
+
+const VERSION_ID = '0b7f0a3e-64a4-4c5e-9d0f-3f1d2b7a1c11';
+
+const definition: Definition = {
+  categories: [
+    {
+      key: 'baseline',
+      title: '基线',
+      forms: [
+        {
+          key: 'demographics',
+          title: '人口学资料',
+          fields: [
+            {
+              key: 'sex',
+              label: '性别',
+              type: 'radio',
+              required: true,
+              options: [
+                { code: '1', label: '男' },
+                { code: '2', label: '女' },
+              ],
+            },
+            { key: 'age', label: '年龄', type: 'integer', unit: '岁', min: 0, max: 120 },
+          ],
+        },
+      ],
+    },
+  ],
+  missingCodes: [{ code: 'UNK', label: '不详' }],
+};
+
+const versionSummary = {
+  id: VERSION_ID,
+  versionNo: 1,
+  note: '首次发布',
+  publishedAt: '2026-11-01T08:00:00.000Z',
+  publishedBy: 'u-1',
+  publishedByName: '王主任',
+  changeCount: 3,
+  formCount: 1,
+  fieldCount: 2,
+};
+
+function draftResponse(overrides: Partial<DraftResponse> = {}): DraftResponse {
+  return {
+    projectId: 'p-1',
+    revision: 3,
+    definition,
+    updatedAt: '2026-11-02T08:00:00.000Z',
+    updatedByName: '王主任',
+    problems: [],
+    unpublishedChanges: false,
+    latestVersion: versionSummary,
+    parent: null,
+    ...overrides,
+  };
+}
+
+function serve(draft: DraftResponse = draftResponse()) {
+  setToken('tok');
+  useMenuStore.getState().setPersonMenu([], ['database.config']);
+  useProjectStore
+    .getState()
+    .selectProject({ projectCode: 'HF-REG', projectId: 'p-1', projectName: '心衰登记', subProject: false });
+  const calls = { draftLoads: 0 };
+  server.use(
+    http.get(apiUrl('/web-project/current'), () =>
+      ok({ id: 'p-1', projectName: '心衰登记', projectCode: 'HF-REG', subProject: false }),
+    ),
+    http.get(apiUrl('/form-definition/draft'), () => {
+      calls.draftLoads += 1;
+      return ok(draft);
+    }),
+    http.get(apiUrl('/form-definition/version'), () => ok({ ...versionSummary, definition, changes: [] })),
+    http.get(apiUrl('/sys-field-dict/list'), () => ok([])),
+  );
+  return calls;
+}
+
+async function renderDesigner() {
+  const user = userEvent.setup({ delay: null });
+  const view = renderRoute(<DatabasePage />, { path: '/manage/database', at: '/manage/database' });
+  await screen.findByRole('button', { name: '字段 年龄' }, { timeout: 20_000 });
+  return { user, ...view };
+}
+
+describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
+  it('should show the form tree, the fields and the selected field’s properties when the draft loads', async () => {
+    serve();
+    const { user } = await renderDesigner();
+    expect(screen.getByText('基线')).toBeInTheDocument();
+    expect(screen.getAllByText('人口学资料').length).toBeGreaterThan(0);
+    expect(screen.getByText('已发布 v1')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '字段 年龄' }));
+    expect(screen.getByLabelText('字段名称')).toHaveValue('年龄');
+    expect(screen.getByLabelText('单位')).toHaveValue('岁');
+    // Published keys are locked.
+    await waitFor(() => expect(screen.getByLabelText('变量名')).toBeDisabled());
+  });
+
+  it('should mark the draft unsaved when a field is added and its label edited', async () => {
+    serve();
+    server.use(
+      http.put(apiUrl('/form-definition/draft'), () => ok({ revision: 4, problems: [], unpublishedChanges: true })),
+    );
+    const { user } = await renderDesigner();
+    await user.click(screen.getByRole('button', { name: /添加字段/ }));
+    await user.click(await screen.findByRole('menuitem', { name: '单行文本' }));
+    const label = await screen.findByLabelText('字段名称');
+    expect(label).toHaveValue('单行文本');
+    expect(screen.getByLabelText('变量名')).toHaveValue('text_1');
+    fireEvent.change(label, { target: { value: '住院号' } });
+    // Checked at once: the autosave runs 2 s after the last change.
+    expect(screen.getByText('有未保存的修改')).toBeInTheDocument();
+    expect(screen.getByText('有未发布的修改')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '字段 住院号' })).toBeInTheDocument();
+  });
+
+  it('should show a show-if syntax error with its position when the condition is incomplete', async () => {
+    serve();
+    const { user } = await renderDesigner();
+    await user.click(screen.getByRole('button', { name: '字段 年龄' }));
+    fireEvent.change(screen.getByLabelText('显示条件'), { target: { value: "[sex] = '1' and" } });
+    const error = await screen.findByRole('alert');
+    expect(error).toHaveTextContent('第 16 个字符');
+    expect(error.querySelector('pre')?.textContent).toBe(`[sex] = '1' and\n${' '.repeat(15)}^`);
+    fireEvent.change(screen.getByLabelText('显示条件'), { target: { value: '[nope] = 1' } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('不存在的字段 [nope]');
+    fireEvent.change(screen.getByLabelText('显示条件'), { target: { value: "[sex] = '1'" } });
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+  });
+
+  it('should send the revision when saving and offer 重新加载 when someone else saved first', async () => {
+    const calls = serve();
+    const bodies: { revision: number; definition: Definition }[] = [];
+    server.use(
+      http.put(apiUrl('/form-definition/draft'), async ({ request }) => {
+        bodies.push((await request.json()) as { revision: number; definition: Definition });
+        if (bodies.length === 1) return ok({ revision: 4, problems: [], unpublishedChanges: true });
+        return HttpResponse.json(
+          { status: 409, message: '数据库已被他人修改，请刷新后重试', data: null, requestId: 'r' },
+          { status: 409 },
+        );
+      }),
+    );
+    const { user } = await renderDesigner();
+    await user.click(screen.getByRole('button', { name: '字段 年龄' }));
+    fireEvent.change(screen.getByLabelText('字段名称'), { target: { value: '年龄（岁）' } });
+    await user.click(screen.getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]?.revision).toBe(3);
+    expect(bodies[0]?.definition.categories[0]?.forms[0]?.fields[1]?.label).toBe('年龄（岁）');
+    expect(await screen.findByText('已保存')).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText('字段名称'), { target: { value: '就诊年龄' } });
+    fireEvent.keyDown(window, { key: 's', ctrlKey: true });
+    await waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1]?.revision).toBe(4);
+    expect(await screen.findByText('数据库已被他人修改，请刷新后重试')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /保\s*存/ })).toBeDisabled();
+
+    const loadsBefore = calls.draftLoads;
+    await user.click(screen.getByRole('button', { name: /重新加载/ }));
+    await waitFor(() => expect(calls.draftLoads).toBe(loadsBefore + 1));
+    expect(await screen.findByRole('button', { name: '字段 年龄' })).toBeInTheDocument();
+    expect(screen.queryByText('数据库已被他人修改，请刷新后重试')).not.toBeInTheDocument();
+  });
+
+  it('should show the diff and require the data-loss acknowledgement before publishing', async () => {
+    serve(draftResponse({ unpublishedChanges: true }));
+    const preview: PublishPreviewResponse = {
+      revision: 3,
+      nextVersionNo: 2,
+      changes: [
+        {
+          kind: 'changed',
+          entity: 'field',
+          categoryKey: 'baseline',
+          formKey: 'demographics',
+          fieldKey: 'age',
+          property: 'label',
+          before: '年龄',
+          after: '就诊年龄',
+          summary: '表单「人口学资料」字段 age：名称由「年龄」改为「就诊年龄」',
+          breaking: false,
+        },
+        {
+          kind: 'removed',
+          entity: 'field',
+          categoryKey: 'baseline',
+          formKey: 'demographics',
+          fieldKey: 'weight',
+          property: null,
+          summary: '表单「人口学资料」删除字段 weight「体重」',
+          breaking: true,
+        },
+      ],
+      dataLoss: [
+        {
+          change: {
+            kind: 'removed',
+            entity: 'field',
+            categoryKey: 'baseline',
+            formKey: 'demographics',
+            fieldKey: 'weight',
+            property: null,
+            summary: '表单「人口学资料」删除字段 weight「体重」',
+            breaking: true,
+          },
+          recordCount: 12,
+        },
+      ],
+      problems: [],
+    };
+    const published: unknown[] = [];
+    server.use(
+      http.get(apiUrl('/form-definition/publish-preview'), () => ok(preview)),
+      http.post(apiUrl('/form-definition/publish'), async ({ request }) => {
+        published.push(await request.json());
+        return ok({ ...versionSummary, id: '1b7f0a3e-64a4-4c5e-9d0f-3f1d2b7a1c12', versionNo: 2 });
+      }),
+    );
+    const { user } = await renderDesigner();
+    await user.click(screen.getByRole('button', { name: /发\s*布/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('发布为版本 v2')).toBeInTheDocument();
+    expect(within(dialog).getByText('表单「人口学资料」字段 age：名称由「年龄」改为「就诊年龄」')).toBeInTheDocument();
+    expect(within(dialog).getByText('就诊年龄')).toBeInTheDocument();
+    expect(within(dialog).getByText('12 条记录')).toBeInTheDocument();
+    const publish = within(dialog).getByRole('button', { name: /发\s*布/ });
+    expect(publish).toBeDisabled();
+    await user.click(within(dialog).getByRole('checkbox', { name: '我已了解以上修改会影响已录入的数据' }));
+    expect(publish).toBeEnabled();
+    await user.type(within(dialog).getByLabelText('发布说明'), '删除体重');
+    await user.click(publish);
+    await waitFor(() => expect(published).toEqual([{ revision: 3, note: '删除体重', confirmDataLoss: true }]));
+    expect(await screen.findByText('已发布版本 v2')).toBeInTheDocument();
+  });
+});
