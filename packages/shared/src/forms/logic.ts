@@ -303,6 +303,7 @@ const BINARY_POWER: Record<string, { op: BinaryOperator; left: number; right: nu
 const NOT_POWER = 30;
 const NEG_POWER = 70;
 const MAX_DEPTH = 200;
+const MAX_SOURCE_LENGTH = 5000;
 
 class Parser {
   private index = 0;
@@ -453,6 +454,10 @@ function describe(token: Token): string {
 
 /** Parses an expression; never throws. Errors carry a Chinese message and the 0-based character position. */
 export function parseLogic(src: string): LogicParseResult {
+  // Bounds the tree depth (a chain of operators nests one level per operator) so that evaluation cannot overflow.
+  if (src.length > MAX_SOURCE_LENGTH) {
+    return { ok: false, message: `表达式过长（最多 ${MAX_SOURCE_LENGTH} 个字符）`, position: MAX_SOURCE_LENGTH };
+  }
   try {
     const parser = new Parser(tokenize(src));
     const ast = parser.parseAll();
