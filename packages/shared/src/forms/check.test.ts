@@ -166,6 +166,16 @@ describe('checkDefinition', () => {
     expect(messages(d)).toEqual(['「体重」(weight)的显示条件引用了重复组「用药」的列 [dose]，只能在该组内引用']);
   });
 
+  it('should report an unknown datediff unit at its position', () => {
+    const d = definitionOf([
+      { key: 'd', label: '日期', type: 'date' },
+      { key: 'age', label: '年龄', type: 'calc', formula: "datediff([d], 'today', 'w')" },
+    ]);
+    expect(checkDefinition(d).map((p) => [p.message, p.position])).toEqual([
+      ['「年龄」(age)的计算公式有误：函数 datediff 的时间单位「w」无效（可用 y、M、d、h、m、s）', 23],
+    ]);
+  });
+
   it('should check rule expressions at their own path', () => {
     const d = definitionOf([{ ...weight, rules: [{ expr: '[weight] >', message: '过大', level: 'hard' }] }]);
     expect(checkDefinition(d)[0]).toMatchObject({ path: 'categories.0.forms.0.fields.0.rules.0.expr', position: 10 });

@@ -1,7 +1,7 @@
 import type { DefinitionProblem } from '../contracts/form-definition';
 import type { AnyField, Definition, FieldDefinition, FormDefinition } from './definition';
 import { CHOICE_FIELD_TYPES, LAYOUT_FIELD_TYPES, NUMERIC_FIELD_TYPES } from './definition';
-import { listRefNodes, parseLogic, parseDateValue, type LogicRef } from './logic';
+import { lintLogic, listRefNodes, parseLogic, parseDateValue, type LogicRef } from './logic';
 import { describeCycle, dependencyOrder } from './graph';
 import { listFormFields, listForms } from './walk';
 
@@ -161,6 +161,8 @@ export function checkDefinition(definition: Definition, opts: CheckOptions = {})
           return [];
         }
         checkRefs(listRefNodes(parsed.ast), suffix, what);
+        for (const lint of lintLogic(parsed.ast))
+          problem(suffix, `${name}的${what}有误：${lint.message}`, lint.position);
         return parsed.refs;
       };
 

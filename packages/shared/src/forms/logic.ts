@@ -783,7 +783,7 @@ function evalCall(node: Extract<LogicNode, { kind: 'call' }>, scope: LogicScope)
       const d2 = dateOf(a1, scope);
       const unit = args[2];
       if (d1 === null || d2 === null || typeof unit !== 'string') return null;
-      const ms = UNIT_MS[unit] ?? UNIT_MS[unit.toLowerCase() === 'mo' ? 'M' : unit];
+      const ms = UNIT_MS[unit];
       if (ms === undefined) return null;
       const signed = args.slice(3).every((a) => a !== false && !(typeof a === 'string' && a.toLowerCase() === 'false'));
       const diff = (d2 - d1) / ms;
@@ -918,6 +918,31 @@ export function listRefNodes(node: LogicNode): Extract<LogicNode, { kind: 'ref' 
       walk(n.left);
       walk(n.right);
     } else if (n.kind === 'call') n.args.forEach(walk);
+  };
+  walk(node);
+  return out;
+}
+
+/** Mistakes a parse accepts but evaluation would always turn into blank: an unknown datediff unit. */
+export function lintLogic(node: LogicNode): { message: string; position: number }[] {
+  const out: { message: string; position: number }[] = [];
+  const walk = (n: LogicNode) => {
+    if (n.kind === 'unary') walk(n.arg);
+    else if (n.kind === 'binary') {
+      walk(n.left);
+      walk(n.right);
+    } else if (n.kind === 'call') {
+      if (n.name === 'datediff') {
+        const unit = n.args[2];
+        if (unit?.kind === 'string' && UNIT_MS[unit.value] === undefined) {
+          out.push({
+            message: `函数 datediff 的时间单位「${unit.value}」无效（可用 y、M、d、h、m、s）`,
+            position: unit.pos,
+          });
+        }
+      }
+      n.args.forEach(walk);
+    }
   };
   walk(node);
   return out;

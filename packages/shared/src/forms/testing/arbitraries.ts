@@ -130,6 +130,8 @@ export const formulaSpecArb: fc.Arbitrary<ExprSpec> = fc.oneof(
 );
 
 /** What an expression at some place may refer to. */
+const DATEDIFF_UNITS = ['y', 'M', 'd', 'h', 'm', 's'];
+
 export type RefTarget = { key: string; codes: readonly string[] };
 
 /** Instantiates an expression over the keys it may use (no key: references become numbers). */
@@ -155,8 +157,15 @@ export function instantiateExpr(spec: ExprSpec, targets: readonly RefTarget[]): 
         return { kind: 'unary', op: s.op, arg: go(s.a), pos: 0 };
       case 'bin':
         return { kind: 'binary', op: s.op, left: go(s.a), right: go(s.b), pos: 0 };
-      case 'call':
-        return { kind: 'call', name: s.name, args: s.args.map(go), pos: 0 };
+      case 'call': {
+        const args = s.args.map(go);
+        // A literal datediff unit must be one of the units (checkDefinition refuses others).
+        const unit = args[2];
+        if (s.name === 'datediff' && unit?.kind === 'string' && !DATEDIFF_UNITS.includes(unit.value)) {
+          args[2] = { kind: 'string', value: 'd', pos: 0 };
+        }
+        return { kind: 'call', name: s.name, args, pos: 0 };
+      }
     }
   };
   return go(spec);
