@@ -59,6 +59,7 @@ type FieldSite = {
 };
 
 function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
   return JSON.stringify(normalize(a)) === JSON.stringify(normalize(b));
 }
 
@@ -90,6 +91,7 @@ function movedKeys(before: string[], after: string[]): Set<string> {
   const inBefore = new Set(before);
   const a = before.filter((k) => inAfter.has(k));
   const b = after.filter((k) => inBefore.has(k));
+  if (a.length === b.length && a.every((k, i) => k === b[i])) return new Set();
   const n = a.length;
   const m = b.length;
   const table: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
@@ -348,8 +350,9 @@ export function diffDefinitions(before: Definition | null, after: Definition): D
     )) {
       movedFields.add(k);
     }
+    const oldGroups = new Map(old.form.fields.filter((f) => f.type === 'group').map((f) => [f.key, f]));
     for (const field of form.fields) {
-      const oldGroup = old.form.fields.find((f) => f.key === field.key && f.type === 'group');
+      const oldGroup = oldGroups.get(field.key);
       if (field.type !== 'group' || oldGroup === undefined) continue;
       for (const k of movedKeys(
         (oldGroup.fields ?? []).map((c) => c.key),
