@@ -1,10 +1,23 @@
-import { memo } from 'react';
+import { memo, type CSSProperties } from 'react';
 import { Divider, Form, Tag, Typography } from 'antd';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { FieldDefinition, MissingCode } from '@registry/shared/forms/definition';
 import { GroupField } from './group-field';
 import { IssueList, issueStatus, sameIssues } from './issue-list';
 import { ValueCell } from './value-cell';
+
+/**
+ * Off-screen fields skip style, layout and paint (content-visibility): showing or hiding a field in a 300-field form
+ * then lays out what is on screen, not the whole form. The inline padding keeps the input's focus ring inside the
+ * paint containment; the negative margin keeps the layout where it was.
+ */
+const FIELD_STYLE: CSSProperties = {
+  marginBottom: 16,
+  contentVisibility: 'auto',
+  containIntrinsicSize: 'auto 72px',
+  paddingInline: 4,
+  marginInline: -4,
+};
 
 export type FieldItemProps = {
   field: FieldDefinition;
@@ -88,7 +101,7 @@ export const FieldItem = memo(function FieldItem({
       validateStatus={issueStatus(own)}
       help={own.length > 0 ? <IssueList issues={own} /> : undefined}
       extra={field.help}
-      style={{ marginBottom: 16 }}
+      style={FIELD_STYLE}
     >
       {field.type === 'group' ? (
         <GroupField

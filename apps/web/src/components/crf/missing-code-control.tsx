@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Button, Dropdown, Tag } from 'antd';
 import type { MissingCode } from '@registry/shared/forms/definition';
 
@@ -11,18 +12,44 @@ export type MissingCodeControlProps = {
 
 /** The small 「缺失」 menu next to an input: marks the value missing with one of the field's codes. */
 export function MissingCodeControl({ codes, label, onMark, disabled }: MissingCodeControlProps) {
+  // The menu mounts on first use: a long form has hundreds of these and most are never opened.
+  const [armed, setArmed] = useState(false);
+  const [open, setOpen] = useState(false);
+  const button = (
+    <Button
+      size="small"
+      type="link"
+      aria-label={`标记${label}缺失`}
+      disabled={disabled}
+      style={{ paddingInline: 4 }}
+      onClick={
+        armed
+          ? undefined
+          : () => {
+              setArmed(true);
+              setOpen(true);
+            }
+      }
+    >
+      缺失
+    </Button>
+  );
+  if (!armed) return button;
   return (
     <Dropdown
       trigger={['click']}
       disabled={disabled}
+      open={open}
+      onOpenChange={setOpen}
       menu={{
         items: codes.map((c) => ({ key: c.code, label: `${c.label}（${c.code}）` })),
-        onClick: ({ key }) => onMark(key),
+        onClick: ({ key }) => {
+          setOpen(false);
+          onMark(key);
+        },
       }}
     >
-      <Button size="small" type="link" aria-label={`标记${label}缺失`} style={{ paddingInline: 4 }}>
-        缺失
-      </Button>
+      {button}
     </Dropdown>
   );
 }
