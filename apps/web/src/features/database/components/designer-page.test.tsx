@@ -123,7 +123,7 @@ async function renderDesigner() {
 describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
   it('should show the form tree, the fields and the selected field’s properties when the draft loads', async () => {
     serve();
-    const { user } = await renderDesigner();
+    await renderDesigner();
     expect(screen.getByText('基线')).toBeInTheDocument();
     expect(screen.getAllByText('人口学资料').length).toBeGreaterThan(0);
     expect(screen.getByText('已发布 v1')).toBeInTheDocument();
