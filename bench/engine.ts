@@ -3,12 +3,17 @@
  * on a fresh data object (as after a keystroke). Prints figures; asserts nothing.
  */
 import { performance } from 'node:perf_hooks';
+import { checkDefinition } from '@registry/shared/forms/check';
 import { evaluateForm, validateRecord } from '@registry/shared/forms/record';
 import { BENCH_TEXT_KEY, generateBenchDefinition, generateBenchRecord } from './crf/generate-definition';
 
 const definition = generateBenchDefinition(300);
 const form = definition.categories[0]?.forms[0];
 if (!form) throw new Error('基准表单生成失败');
+const problems = checkDefinition(definition);
+if (problems.length > 0) {
+  throw new Error(`基准表单有问题：${problems.map((p) => `${p.path} ${p.message}`).join('；')}`);
+}
 const record = generateBenchRecord(form);
 const missingCodes = definition.missingCodes.map((c) => c.code);
 const today = '2026-01-01';
@@ -33,7 +38,12 @@ const rows = [
   measure('validateRecord (draft)', (data) => validateRecord(form, data, { mode: 'draft', today, missingCodes })),
 ];
 
-console.log(`引擎（Node ${process.version}，${form.fields.length} 个字段，每次调用新的数据对象）`);
+const withShowIf = form.fields.filter((f) => f.showIf).length;
+const calcs = form.fields.filter((f) => f.type === 'calc').length;
+console.log(
+  `引擎（Node ${process.version}，${form.fields.length} 个字段，其中 ${withShowIf} 个有显示条件、${calcs} 个计算字段；` +
+    '每次调用新的数据对象）',
+);
 console.log(['函数'.padEnd(26), 'median µs/call'.padStart(16), 'p95 µs/call'.padStart(14)].join(''));
 for (const r of rows) {
   console.log([r.name.padEnd(26), r.median.toFixed(0).padStart(16), r.p95.toFixed(0).padStart(14)].join(''));

@@ -43,8 +43,13 @@ document.addEventListener(
 window.__crfEventTimings = [];
 try {
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries() as PerformanceEventTiming[]) {
-      window.__crfEventTimings.push({ name: entry.name, duration: entry.duration, interactionId: entry.interactionId });
+    // interactionId is newer than TypeScript's DOM library.
+    for (const entry of list.getEntries() as (PerformanceEventTiming & { interactionId?: number })[]) {
+      window.__crfEventTimings.push({
+        name: entry.name,
+        duration: entry.duration,
+        interactionId: entry.interactionId ?? 0,
+      });
     }
   }).observe({ type: 'event', buffered: true, durationThreshold: 16 } as PerformanceObserverInit);
 } catch {
