@@ -16,7 +16,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PAGE_DIR = join(ROOT, 'bench/crf');
-const OUT_DIR = join(ROOT, '.tmp/bench-crf');
+// Under a dist/ folder: ignored by git, ESLint and Prettier like every build output.
+const OUT_DIR = join(ROOT, '.tmp/bench-crf/dist');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The flags of playwright.config.ts.
 const CHROMIUM_ARGS = [
