@@ -41,6 +41,8 @@ export function FormTree() {
   const edit = useDesignerStore((s) => s.edit);
   const selectForm = useDesignerStore((s) => s.selectForm);
   const [dialog, setDialog] = useState<Dialog>(null);
+  // Categories start (and, when new, appear) expanded; the user may fold them.
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const taken = useMemo(() => collectKeys(definition, parent), [definition, parent]);
 
   const formActions = (form: FormDefinition) => {
@@ -153,7 +155,7 @@ export function FormTree() {
     }));
 
   const treeData = [...(parent ? build(parent, true) : []), ...build(definition, false)];
-  const expandedKeys = treeData.map((n) => n.key);
+  const expandedKeys = treeData.map((n) => String(n.key)).filter((key) => !collapsed.has(key));
   const selectedKey = selection.formKey
     ? [
         findCategoryOfForm(definition, selection.formKey)
@@ -291,6 +293,10 @@ export function FormTree() {
           showIcon
           draggable={{ icon: false, nodeDraggable: (node) => !nodeInfo(String(node.key)).readOnly }}
           expandedKeys={expandedKeys}
+          onExpand={(keys) => {
+            const open = new Set(keys.map(String));
+            setCollapsed(new Set(treeData.map((n) => String(n.key)).filter((key) => !open.has(key))));
+          }}
           selectedKeys={selectedKey}
           treeData={treeData}
           allowDrop={allowDrop}

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { App } from 'antd';
 import { useBlocker } from 'react-router';
 
@@ -12,8 +12,15 @@ export function useLeaveGuard(dirty: boolean) {
     ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
   );
 
+  // One dialog per blocked navigation (the blocker object may change while it waits).
+  const asking = useRef(false);
   useEffect(() => {
-    if (blocker.state !== 'blocked') return;
+    if (blocker.state !== 'blocked') {
+      asking.current = false;
+      return;
+    }
+    if (asking.current) return;
+    asking.current = true;
     modal.confirm({
       title: '有未保存的修改',
       content: '离开后未保存的修改将丢失，确定离开吗？',
