@@ -83,22 +83,29 @@ function serve(dir) {
   return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
 }
 
-async function typeAndMeasure(page, label, keys) {
+/** Types `keys` one at a time, each after the previous one's frame; for the keys in `flips` also waits for show-if. */
+async function typeAndMeasure(page, label, keys, flips = new Set()) {
   const input = page.getByLabel(label, { exact: true });
   await input.click();
   await page.evaluate(() => {
     window.__crfLatencies = [];
     window.__crfEventTimings = [];
     window.__crfCommits = [];
+    window.__crfShowIfLatencies = [];
   });
   for (const [i, key] of keys.entries()) {
     await page.keyboard.press(key);
     await page.waitForFunction((n) => window.__crfLatencies.length >= n, i + 1);
+    if (flips.has(i)) {
+      const n = [...flips].filter((f) => f <= i).length;
+      await page.waitForFunction((k) => window.__crfShowIfLatencies.length >= k, n, { timeout: 5000 });
+    }
   }
   return page.evaluate(() => ({
     latencies: window.__crfLatencies,
     events: window.__crfEventTimings,
     commits: window.__crfCommits,
+    showIf: window.__crfShowIfLatencies,
   }));
 }
 
@@ -148,7 +155,9 @@ export async function runCrfRenderBench() {
     const text = await typeAndMeasure(page, '备注（基准）', [...'abcdefghijklmnopqrstuvwxyz1234']);
     const numberKeys = [];
     for (let i = 0; i < 5; i++) numberKeys.push('1', '5', '0', 'Backspace', 'Backspace', 'Backspace');
-    const number = await typeAndMeasure(page, '收缩压（基准）', numberKeys);
+    // 15 → 150 and 150 → 15 flip the show-if of the fields that read `[bench_num] > 100`.
+    const flips = new Set(numberKeys.flatMap((_k, i) => (i % 6 === 2 || i % 6 === 3 ? [i] : [])));
+    const number = await typeAndMeasure(page, '收缩压（基准）', numberKeys, flips);
     if (errors.length > 0) throw new Error(`基准页面出错：${errors.join('；')}`);
 
     const rows = [
@@ -159,6 +168,9 @@ export async function runCrfRenderBench() {
       ['按键延迟 文本 p95', quantile(text.latencies, 0.95), TARGET_KEY_MS],
       ['按键延迟 数字+显示条件 median', quantile(number.latencies, 0.5), TARGET_KEY_MS],
       ['按键延迟 数字+显示条件 p95', quantile(number.latencies, 0.95), TARGET_KEY_MS],
+      // The keys that flip visibility (150 ⇄ 15): until the dependent fields have appeared or gone.
+      [`显示条件生效 median (${number.showIf.length} 次)`, quantile(number.showIf, 0.5), TARGET_KEY_MS],
+      ['显示条件生效 p95', quantile(number.showIf, 0.95), TARGET_KEY_MS],
     ];
     console.log(`CRF 渲染（Chromium ${browser.version()}，${fieldCount} 个字段）`);
     console.log(['指标'.padEnd(30), 'value ms'.padStart(10), 'target ms'.padStart(11), 'ratio'.padStart(8)].join(''));

@@ -5,7 +5,7 @@ import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { CrfForm } from '../../apps/web/src/components/crf/crf-form';
-import { generateBenchDefinition } from './generate-definition';
+import { BENCH_NUMBER_KEY, generateBenchDefinition } from './generate-definition';
 
 dayjs.locale('zh-cn');
 
@@ -17,6 +17,7 @@ declare global {
     __crfEventTimings: { name: string; duration: number; interactionId: number }[];
     __crfFieldCount: number;
     __crfCommits: { phase: string; actual: number; base: number }[];
+    __crfShowIfLatencies: number[];
   }
 }
 
@@ -39,6 +40,33 @@ document.addEventListener(
   },
   true,
 );
+// Show-if latency: from the key event to the frame in which a field depending on the number field appears or goes.
+const probe = form.fields.find(
+  (f) => f.showIf === `[${BENCH_NUMBER_KEY}] > 100` && !['section', 'description', 'group'].includes(f.type),
+);
+window.__crfShowIfLatencies = [];
+if (probe) {
+  const present = () => document.querySelector(`[aria-label="${probe.label}"]`) !== null;
+  let keystroke = 0;
+  document.addEventListener(
+    'keydown',
+    (event) => {
+      const start = event.timeStamp;
+      const before = present();
+      const own = ++keystroke;
+      const check = () => {
+        if (own !== keystroke) return; // a later key took over
+        if (present() !== before) {
+          setTimeout(() => window.__crfShowIfLatencies.push(performance.now() - start), 0);
+        } else if (performance.now() - start < 2000) {
+          requestAnimationFrame(check);
+        }
+      };
+      requestAnimationFrame(check);
+    },
+    true,
+  );
+}
 // The browser's own view (Event Timing API): only interactions of 16 ms or more are reported.
 window.__crfEventTimings = [];
 try {

@@ -1,4 +1,13 @@
-import { startTransition, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Modal } from 'antd';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
@@ -185,7 +194,11 @@ export function CrfForm({
     [modal],
   );
 
-  const hidden = useMemo(() => new Set(evaluation.hidden), [evaluation]);
+  // Visibility follows the data one render later: a keystroke paints its own field first, and fields its show-if
+  // brings in or out mount right after, in a render that further typing interrupts.
+  const deferredValue = useDeferredValue(value);
+  const visibility = useMemo(() => evaluate(deferredValue), [evaluate, deferredValue]);
+  const hidden = useMemo(() => new Set(visibility.hidden), [visibility]);
   const issuesByKey = useMemo(() => {
     const byKey = new Map<string, RecordIssue[]>();
     const add = (issue: RecordIssue) => {
@@ -206,7 +219,7 @@ export function CrfForm({
 
   const hiddenCellsOf = (key: string): string => {
     const prefix = `${key}.`;
-    return evaluation.hidden.filter((p) => p.startsWith(prefix)).join('\n');
+    return visibility.hidden.filter((p) => p.startsWith(prefix)).join('\n');
   };
 
   return (
