@@ -1,13 +1,4 @@
-import {
-  startTransition,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Modal } from 'antd';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
