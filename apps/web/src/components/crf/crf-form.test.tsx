@@ -259,11 +259,13 @@ describe('CrfForm', () => {
     await user.type(input, '0');
     await waitFor(() => expect(document.querySelector('.crf-issue-hard')).not.toBeNull());
     expect(document.querySelector('.ant-form-item-has-error')).not.toBeNull();
+    expect(input).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('should show required issues only after a submit attempt and never in draft mode', async () => {
     const fields: FieldDefinition[] = [{ key: 'name', label: '姓名', type: 'text', required: true }];
     const { rerender } = renderWithProviders(<Harness form={formOf(fields)} />);
+    expect(screen.getByLabelText('姓名')).toHaveAttribute('aria-required', 'true');
     expect(document.querySelector('.crf-issue')).toBeNull();
     rerender(<Harness form={formOf(fields)} showAllIssues />);
     expect(document.querySelector('.crf-issue-hard')).not.toBeNull();

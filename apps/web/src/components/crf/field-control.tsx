@@ -49,12 +49,17 @@ export function formatCalc(field: AnyField, value: unknown): string {
  * renderer lays out itself, and dict, which the caller renders with the dictionary select.
  */
 export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, status }: FieldControlProps) {
+  const aria = {
+    'aria-label': ariaLabel,
+    'aria-required': field.required || undefined,
+    'aria-invalid': status === 'error' || undefined,
+  };
   switch (field.type) {
     case 'text':
       return (
         <Input
           id={id}
-          aria-label={ariaLabel}
+          {...aria}
           value={typeof value === 'string' ? value : value == null ? '' : String(value)}
           maxLength={field.maxLength}
           showCount={field.maxLength !== undefined}
@@ -67,7 +72,7 @@ export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, 
       return (
         <Input.TextArea
           id={id}
-          aria-label={ariaLabel}
+          {...aria}
           value={typeof value === 'string' ? value : value == null ? '' : String(value)}
           maxLength={field.maxLength}
           showCount={field.maxLength !== undefined}
@@ -93,7 +98,7 @@ export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, 
       return (
         <InputNumber<number>
           id={id}
-          aria-label={ariaLabel}
+          {...aria}
           value={typeof value === 'number' ? value : null}
           precision={field.type === 'integer' ? 0 : field.precision}
           suffix={field.unit}
@@ -107,7 +112,7 @@ export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, 
       return (
         <DatePicker
           id={id}
-          aria-label={ariaLabel}
+          {...aria}
           value={toDayjs(value)}
           format={DATE_FORMAT}
           status={status}
@@ -119,7 +124,7 @@ export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, 
       return (
         <DatePicker
           id={id}
-          aria-label={ariaLabel}
+          {...aria}
           showTime={{ format: 'HH:mm' }}
           value={toDayjs(value)}
           format={DATETIME_DISPLAY}
