@@ -8,13 +8,15 @@ import { ValueCell } from './value-cell';
 
 /**
  * Off-screen fields skip style, layout and paint (content-visibility): showing or hiding a field in a 300-field form
- * then lays out what is on screen, not the whole form. The inline padding keeps the input's focus ring inside the
- * paint containment; the negative margin keeps the layout where it was.
+ * then lays out what is on screen, not the whole form. That containment clips what overflows the item, so the item's
+ * spacing is padding rather than margin (antd lets the help text run into the space below), and the inline padding
+ * keeps the input's focus ring inside; the negative inline margin keeps the layout where it was.
  */
 const FIELD_STYLE: CSSProperties = {
-  marginBottom: 16,
+  marginBottom: 0,
+  paddingBottom: 24,
   contentVisibility: 'auto',
-  containIntrinsicSize: 'auto 72px',
+  containIntrinsicSize: 'auto 80px',
   paddingInline: 4,
   marginInline: -4,
 };
