@@ -33,11 +33,13 @@ export function ValueCell({ field, id, ariaLabel, value, missingCodes, onChange,
   if (missing) {
     return <MissingValueTag code={missing} label={ariaLabel} onClear={() => onChange(undefined)} disabled={disabled} />;
   }
-  const abnormal = (field.type === 'integer' || field.type === 'decimal') && isAbnormal(field, value);
+  const isNumber = field.type === 'integer' || field.type === 'decimal';
+  const abnormal = isNumber && isAbnormal(field, value);
   const high = abnormal && field.normalHigh !== undefined && (value as number) > field.normalHigh;
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
-      <div style={{ flex: 1, minWidth: 0 }}>
+      {/* Numbers are narrow: their 偏高/偏低 flag sits right after the input. */}
+      <div style={{ flex: isNumber ? '0 1 260px' : 1, minWidth: 0 }}>
         {field.type === 'dict' ? (
           <DictSelect
             id={id}
