@@ -124,8 +124,11 @@ export function FormTree() {
     </span>
   );
 
+  // A category whose forms are all of the other kind (follow-up or not) is not shown; an empty one is.
+  const shown = (category: CategoryDefinition) =>
+    category.forms.length === 0 || visibleForms(category, followUp).length > 0;
   const build = (source: Definition, readOnly: boolean): TreeDataNode[] =>
-    source.categories.map((category) => ({
+    source.categories.filter(shown).map((category) => ({
       key: `${readOnly ? PARENT : ''}${CAT}${category.key}`,
       icon: <FolderOutlined />,
       selectable: false,
@@ -271,8 +274,8 @@ export function FormTree() {
             disabled={definition.categories.length === 0}
             onClick={() => {
               const categoryKey =
-                (selection.formKey && findCategoryOfForm(definition, selection.formKey)?.key) ??
-                definition.categories[0]?.key;
+                (selection.formKey && findCategoryOfForm(definition, selection.formKey)?.key) ||
+                (definition.categories.find(shown) ?? definition.categories[0])?.key;
               if (categoryKey) setDialog({ kind: 'add-form', categoryKey });
             }}
           >
