@@ -199,6 +199,21 @@ describe('CrfForm', () => {
     expect(screen.queryByLabelText('每日吸烟量')).not.toBeInTheDocument();
   });
 
+  it('should not ask about a field that was already hidden with data when another field changes', async () => {
+    const user = userEvent.setup();
+    const { last } = renderForm(
+      [
+        { key: 'smoker', label: '吸烟', type: 'yesno' },
+        { key: 'cigs', label: '每日吸烟量', type: 'integer', showIf: "[smoker] = '1'" },
+        { key: 'note', label: '备注', type: 'text' },
+      ],
+      { initial: { smoker: '0', cigs: 10 } },
+    );
+    await user.type(screen.getByLabelText('备注'), '无');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(last()).toEqual({ smoker: '0', cigs: 10, note: '无' });
+  });
+
   it('should hide an empty dependent field without asking when its condition turns false', async () => {
     const user = userEvent.setup();
     const { last } = renderForm([
@@ -448,6 +463,26 @@ describe('CrfForm rich text', () => {
       act(() => vi.advanceTimersByTime(1));
       expect(onEmit).toHaveBeenCalledTimes(1);
       expect(onEmit).toHaveBeenLastCalledWith({ hpi: '<b>胸闷</b>三天' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('should emit at once when the editor loses focus before the throttle ends', () => {
+    vi.useFakeTimers();
+    try {
+      const onEmit = vi.fn();
+      renderWithProviders(
+        <Harness form={formOf([{ key: 'hpi', label: '现病史', type: 'richtext' }])} onEmit={onEmit} />,
+      );
+      const editor = screen.getByRole('textbox', { name: '现病史' });
+      editor.innerHTML = '<p>发热</p>';
+      fireEvent.input(editor);
+      fireEvent.blur(editor);
+      expect(onEmit).toHaveBeenCalledTimes(1);
+      expect(onEmit).toHaveBeenLastCalledWith({ hpi: '<p>发热</p>' });
+      act(() => vi.advanceTimersByTime(300));
+      expect(onEmit).toHaveBeenCalledTimes(1);
     } finally {
       vi.useRealTimers();
     }
