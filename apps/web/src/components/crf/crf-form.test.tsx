@@ -138,6 +138,11 @@ describe('CrfForm', () => {
     await waitFor(() => expect(last()).toEqual({ abo: 'B' }));
   });
 
+  it('should show a disabled select and query nothing when a dictionary field has no list yet', () => {
+    renderForm([{ key: 'abo', label: '血型', type: 'dict' }]);
+    expect(screen.getByRole('combobox', { name: '血型' })).toBeDisabled();
+  });
+
   it('should emit YYYY-MM-DD when a date is entered', async () => {
     const user = userEvent.setup();
     const { last } = renderForm([{ key: 'visit', label: '就诊日期', type: 'date' }]);

@@ -1,4 +1,4 @@
-import { Tag } from 'antd';
+import { Select, Tag } from 'antd';
 import type { AnyField, MissingCode } from '@registry/shared/forms/definition';
 import { isAbnormal } from '@registry/shared/forms/record';
 import { DictSelect } from '../dict-select/dict-select';
@@ -40,7 +40,10 @@ export function ValueCell({ field, id, ariaLabel, value, missingCodes, onChange,
     <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
       {/* Numbers are narrow: their 偏高/偏低 flag sits right after the input. */}
       <div style={{ flex: isNumber ? '0 1 260px' : 1, minWidth: 0 }}>
-        {field.type === 'dict' ? (
+        {field.type === 'dict' && !field.dictCode ? (
+          // A field being designed may not have its list yet: nothing to query.
+          <Select id={id} aria-label={ariaLabel} disabled placeholder="未选择字典" style={{ width: '100%' }} />
+        ) : field.type === 'dict' ? (
           <DictSelect
             id={id}
             aria-label={ariaLabel}
