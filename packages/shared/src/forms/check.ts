@@ -1,4 +1,5 @@
 import type { DefinitionProblem } from '../contracts/form-definition';
+import { unsafePatternReason } from './safe-regex';
 import type { AnyField, Definition, FieldDefinition, FormDefinition } from './definition';
 import { CHOICE_FIELD_TYPES, LAYOUT_FIELD_TYPES, NUMERIC_FIELD_TYPES } from './definition';
 import { lintLogic, listRefNodes, parseLogic, parseDateValue, type LogicRef } from './logic';
@@ -251,6 +252,8 @@ export function checkDefinition(definition: Definition, opts: CheckOptions = {})
       if (field.pattern !== undefined) {
         try {
           new RegExp(field.pattern.regex);
+          const unsafe = unsafePatternReason(field.pattern.regex);
+          if (unsafe) problem('pattern.regex', `${name}的正则表达式${unsafe}：${field.pattern.regex}`);
         } catch {
           problem('pattern.regex', `${name}的正则表达式无效：${field.pattern.regex}`);
         }

@@ -1,4 +1,5 @@
 import type { RecordIssue } from '../contracts/form-definition';
+import { unsafePatternReason } from './safe-regex';
 import type { AnyField, FieldDefinition, FormDefinition, GroupColumn, ValidationLevel } from './definition';
 import { LAYOUT_FIELD_TYPES, YES_NO_OPTIONS } from './definition';
 import {
@@ -94,7 +95,8 @@ function parseOrNull(src: string | undefined): LogicNode | null {
 
 function compileField<F extends AnyField>(field: F): Compiled<F> {
   let pattern: Compiled<F>['pattern'] = null;
-  if (field.pattern !== undefined) {
+  // An unsafe pattern (checkDefinition refuses it) is never run: it could hang the server.
+  if (field.pattern !== undefined && unsafePatternReason(field.pattern.regex) === null) {
     try {
       pattern = {
         regex: new RegExp(`^(?:${field.pattern.regex})$`),
