@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, App, Badge, Button, Card, Dropdown, Result, Space, Spin, Tabs, Tag, Tooltip, Typography } from 'antd';
 import {
   DownloadOutlined,
@@ -25,6 +25,7 @@ import { useDicts } from '../api/list-dicts';
 import { findForm } from '../hooks/definition-ops';
 import { DesignerContext, publishedIndex, type DesignerContextValue } from '../hooks/designer-context';
 import { useDesignerStore, useIsDirty } from '../hooks/use-designer-store';
+import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { useDraftSession, type SaveState } from '../hooks/use-draft-session';
 import { useLeaveGuard } from '../hooks/use-leave-guard';
 import { useProjectParam } from '../hooks/use-project-param';
@@ -92,8 +93,8 @@ function Designer({ followUp }: { followUp: boolean }) {
     };
   }, [parent, meta?.parent?.projectName, latest.data?.definition, followUp]);
 
-  // Problems of the working draft, computed off the typing path.
-  const deferred = useDeferredValue(definition);
+  // Problems of the working draft, computed once typing pauses (checkDefinition walks every field).
+  const deferred = useDebouncedValue(definition, 400);
   const dictCodes = useMemo(() => (dicts.data ? new Set(dicts.data.map((d) => d.code)) : undefined), [dicts.data]);
   const problems = useMemo(
     () => checkDefinition(deferred, { parent: parent ?? undefined, dictCodes }),

@@ -1,4 +1,4 @@
-import { memo, type ReactNode } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import { App, Button, Dropdown, Empty, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import { CopyOutlined, DeleteOutlined, HolderOutlined, PlusOutlined } from '@ant-design/icons';
 import {
@@ -159,6 +159,15 @@ const FieldRow = memo(function FieldRow({ formKey, groupKey, field, selected, re
   );
 });
 
+/**
+ * The sortable ids of a list, the same array while the keys are the same: a new array would make every row's
+ * `useSortable` re-render on each edit.
+ */
+function useStableIds(items: readonly { key: string }[]): string[] {
+  const joined = items.map((item) => item.key).join('\u0001');
+  return useMemo(() => (joined ? joined.split('\u0001') : []), [joined]);
+}
+
 function useDragSensors() {
   return useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
@@ -200,6 +209,7 @@ function GroupColumns({ form, group, readOnly }: { form: FormDefinition; group: 
   const selectField = useDesignerStore((s) => s.selectField);
   const { parent } = useDesignerContext();
   const columns = 'fields' in group ? (group.fields ?? []) : [];
+  const columnIds = useStableIds(columns);
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
@@ -216,7 +226,7 @@ function GroupColumns({ form, group, readOnly }: { form: FormDefinition; group: 
     <div className="group-columns">
       {columns.length === 0 && <Typography.Text type="secondary">此重复组还没有列</Typography.Text>}
       <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
-        <SortableContext items={columns.map((c) => c.key)} strategy={verticalListSortingStrategy}>
+        <SortableContext items={columnIds} strategy={verticalListSortingStrategy}>
           {columns.map((column) => (
             <FieldRow
               key={column.key}
@@ -241,6 +251,7 @@ export function FieldList({ form, readOnly }: { form: FormDefinition | undefined
   const edit = useDesignerStore((s) => s.edit);
   const selectField = useDesignerStore((s) => s.selectField);
   const { parent, publishedKeys } = useDesignerContext();
+  const ids = useStableIds(form?.fields ?? []);
 
   if (!form) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="在左侧选择或新建一个表单" />;
 
@@ -271,7 +282,7 @@ export function FieldList({ form, readOnly }: { form: FormDefinition | undefined
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="此表单还没有字段，点击“添加字段”开始设计" />
       )}
       <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
-        <SortableContext items={form.fields.map((f) => f.key)} strategy={verticalListSortingStrategy}>
+        <SortableContext items={ids} strategy={verticalListSortingStrategy}>
           {form.fields.map((field) => (
             <FieldRow
               key={field.key}

@@ -1,8 +1,20 @@
-import { useMemo, useState, type ReactNode } from 'react';
-import { App, Button, Dropdown, Empty, Space, Tag, Tree, Typography, type TreeDataNode, type TreeProps } from 'antd';
+import { memo, useMemo, useState, type ReactNode } from 'react';
+import {
+  App,
+  Button,
+  Dropdown,
+  Empty,
+  Space,
+  Tag,
+  Tree,
+  Typography,
+  type MenuProps,
+  type TreeDataNode,
+  type TreeProps,
+} from 'antd';
 import { FileTextOutlined, FolderOutlined, MoreOutlined, PlusOutlined } from '@ant-design/icons';
 import type { CategoryDefinition, Definition, FormDefinition } from '@registry/shared/forms/definition';
-import { collectKeys, countFields, findCategoryOfForm, nextKey, ops } from '../hooks/definition-ops';
+import { collectKeys, countFields, findCategoryOfForm, findForm, nextKey, ops } from '../hooks/definition-ops';
 import { useDesignerContext } from '../hooks/designer-context';
 import { useDesignerStore } from '../hooks/use-designer-store';
 import { NameKeyDialog, type NameKeyValues } from './name-key-dialog';
@@ -32,21 +44,41 @@ function visibleForms(category: CategoryDefinition, followUp: boolean): FormDefi
   return category.forms.filter((f) => Boolean(f.followUp) === followUp);
 }
 
+/** What the tree shows of a definition, as one string (compared by value between edits). */
+function treeShape(definition: Definition): string {
+  return definition.categories
+    .map(
+      (c) =>
+        `${c.key}\u0001${c.title}\u0001${c.forms
+          .map((f) => `${f.key}\u0003${f.title}\u0003${f.followUp ? 1 : 0}${f.repeating ? 1 : 0}`)
+          .join('\u0002')}`,
+    )
+    .join('\u0004');
+}
+
 /** The tree of categories → forms: add, rename, delete, mark follow-up / repeating, drag forms between categories. */
-export function FormTree() {
+export const FormTree = memo(function FormTree() {
   const { modal } = App.useApp();
   const { parent, parentName, followUp, publishedKeys } = useDesignerContext();
-  const definition = useDesignerStore((s) => s.definition);
-  const selection = useDesignerStore((s) => s.selection);
+  // The tree re-renders when its shape changes (categories, forms, their names and flags), not on every field edit.
+  const shape = useDesignerStore((s) => treeShape(s.definition));
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the snapshot is taken again whenever the shape changes
+  const definition = useMemo(() => useDesignerStore.getState().definition, [shape]);
+  const selectedFormKey = useDesignerStore((s) => s.selection.formKey);
+  const selection = { formKey: selectedFormKey };
   const edit = useDesignerStore((s) => s.edit);
   const selectForm = useDesignerStore((s) => s.selectForm);
   const [dialog, setDialog] = useState<Dialog>(null);
   // Categories start (and, when new, appear) expanded; the user may fold them.
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const taken = useMemo(() => collectKeys(definition, parent), [definition, parent]);
+  // Keys in use, read when a dialog opens (fields added since the last shape change count too).
+  const taken = dialog ? collectKeys(useDesignerStore.getState().definition, parent) : new Set<string>();
 
-  const formActions = (form: FormDefinition) => {
-    const fieldCount = countFields(form);
+  const formActions = (form: FormDefinition): NonNullable<MenuProps['items']> => {
+    const fieldCount = () => {
+      const current = findForm(useDesignerStore.getState().definition, form.key);
+      return current ? countFields(current) : 0;
+    };
     return [
       { key: 'rename', label: '重命名', onClick: () => setDialog({ kind: 'rename-form', form }) },
       {
@@ -67,8 +99,8 @@ export function FormTree() {
           modal.confirm({
             title: `删除表单「${form.title}」`,
             content:
-              fieldCount > 0
-                ? `该表单包含 ${fieldCount} 个字段，删除后这些字段一并删除${publishedKeys.has(form.key) ? '，已录入的数据将在发布时提示确认' : ''}。`
+              fieldCount() > 0
+                ? `该表单包含 ${fieldCount()} 个字段，删除后这些字段一并删除${publishedKeys.has(form.key) ? '，已录入的数据将在发布时提示确认' : ''}。`
                 : '该表单没有字段。',
             okText: '删除',
             okButtonProps: { danger: true },
@@ -82,9 +114,14 @@ export function FormTree() {
     ];
   };
 
-  const categoryActions = (category: CategoryDefinition) => {
-    const formCount = category.forms.length;
-    const fieldCount = category.forms.reduce((n, f) => n + countFields(f), 0);
+  const categoryActions = (category: CategoryDefinition): NonNullable<MenuProps['items']> => {
+    const counts = () => {
+      const current = useDesignerStore.getState().definition.categories.find((c) => c.key === category.key);
+      return {
+        formCount: current?.forms.length ?? 0,
+        fieldCount: current?.forms.reduce((n, f) => n + countFields(f), 0) ?? 0,
+      };
+    };
     return [
       { key: 'add-form', label: '新增表单', onClick: () => setDialog({ kind: 'add-form', categoryKey: category.key }) },
       { key: 'rename', label: '重命名', onClick: () => setDialog({ kind: 'rename-category', category }) },
@@ -92,7 +129,8 @@ export function FormTree() {
         key: 'delete',
         label: '删除',
         danger: true,
-        onClick: () =>
+        onClick: () => {
+          const { formCount, fieldCount } = counts();
           modal.confirm({
             title: `删除分类「${category.title}」`,
             content:
@@ -103,12 +141,13 @@ export function FormTree() {
             okButtonProps: { danger: true },
             cancelText: '取消',
             onOk: () => edit((d) => ops.deleteCategory(d, category.key)),
-          }),
+          });
+        },
       },
     ];
   };
 
-  const title = (text: string, tags: ReactNode, actions: ReturnType<typeof formActions> | null, label: string) => (
+  const title = (text: string, tags: ReactNode, actions: NonNullable<MenuProps['items']> | null, label: string) => (
     <span className="tree-node">
       <Typography.Text ellipsis className="tree-node-title">
         {text}
@@ -315,4 +354,4 @@ export function FormTree() {
       <NameKeyDialog open={dialog !== null} onCancel={() => setDialog(null)} onSubmit={submit} {...dialogProps} />
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Input, Select, Typography } from 'antd';
 import type { GetRef } from 'antd';
 import { parseLogic } from '@registry/shared/forms/logic';
@@ -46,6 +46,19 @@ export type LogicInputProps = {
  */
 export function LogicInput({ id, value, onChange, knownKeys, choices, placeholder, disabled }: LogicInputProps) {
   const ref = useRef<GetRef<typeof Input.TextArea>>(null);
+  // The picker's options (every field of the definition) are built only while it is open: typing stays cheap.
+  const [picking, setPicking] = useState(false);
+  const options = useMemo(
+    () =>
+      picking
+        ? choices.map((c) => ({
+            value: c.key,
+            label: `${c.label} [${c.key}]`,
+            search: `${c.label} ${c.key} ${c.formTitle}`,
+          }))
+        : [],
+    [picking, choices],
+  );
   const error = useMemo(() => checkLogic(value, knownKeys), [value, knownKeys]);
   const source = (value ?? '').replace(/[\r\n\t]/g, ' ');
 
@@ -86,11 +99,8 @@ export function LogicInput({ id, value, onChange, knownKeys, choices, placeholde
           aria-label="插入字段"
           value={null}
           popupMatchSelectWidth={320}
-          options={choices.map((c) => ({
-            value: c.key,
-            label: `${c.label} [${c.key}]`,
-            search: `${c.label} ${c.key} ${c.formTitle}`,
-          }))}
+          options={options}
+          onOpenChange={setPicking}
           onChange={(key: string | null) => key && insert(key)}
         />
       )}
