@@ -51,17 +51,17 @@ type RowProps = {
   children?: ReactNode;
 };
 
-/**
- * One field (or group column). Memoised on its props: an edit re-renders only the rows whose field object changed
- * (the definition operations keep the other fields' objects), so typing stays fast on a 300-field form.
- */
-const FieldRow = memo(function FieldRow({ formKey, groupKey, field, selected, readOnly, children }: RowProps) {
+/** The row's own content (everything but the drag wrapper): memoised, so a row whose field did not change is not
+ * rendered again when the sortable context updates (dnd-kit re-renders every sortable item on each list render). */
+const FieldRowMain = memo(function FieldRowMain({
+  formKey,
+  groupKey,
+  field,
+  selected,
+  readOnly,
+}: Omit<RowProps, 'children'>) {
   const { modal } = App.useApp();
   const { parent } = useDesignerContext();
-  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
-    id: field.key,
-    disabled: readOnly,
-  });
   const ref: FieldRef = groupKey
     ? { formKey, fieldKey: groupKey, columnKey: field.key }
     : { formKey, fieldKey: field.key };
@@ -100,64 +100,75 @@ const FieldRow = memo(function FieldRow({ formKey, groupKey, field, selected, re
 
   return (
     <div
+      className={`field-row-main${readOnly ? '' : ' field-row-main-handled'}`}
+      role="button"
+      tabIndex={0}
+      aria-pressed={selected}
+      aria-label={`字段 ${field.label}`}
+      onClick={onSelect}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') onSelect();
+      }}
+    >
+      <div className="field-row-text">
+        <Typography.Text strong ellipsis>
+          {field.label}
+        </Typography.Text>
+        <Typography.Text type="secondary" className="mono field-row-key">
+          {field.key}
+        </Typography.Text>
+      </div>
+      <Tag>{FIELD_TYPE_LABELS[field.type]}</Tag>
+      <Badges field={field} />
+      {!readOnly && (
+        <Space size={0} onClick={(e) => e.stopPropagation()}>
+          <Tooltip title="复制">
+            <Button
+              type="text"
+              size="small"
+              icon={<CopyOutlined />}
+              aria-label={`复制 ${field.label}`}
+              onClick={onDuplicate}
+            />
+          </Tooltip>
+          <Popconfirm
+            title={`确定删除字段“${field.label}”吗？`}
+            description="已发布的字段删除后，发布时会提示影响的已录入数据。"
+            okText="删除"
+            cancelText="取消"
+            onConfirm={onDelete}
+          >
+            <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={`删除 ${field.label}`} />
+          </Popconfirm>
+        </Space>
+      )}
+    </div>
+  );
+});
+
+/** One field (or group column) as a sortable item: the drag handle (over the content's left edge) and `FieldRowMain`. */
+function FieldRow({ formKey, groupKey, field, selected, readOnly, children }: RowProps) {
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+    id: field.key,
+    disabled: readOnly,
+  });
+  return (
+    <div
       ref={setNodeRef}
       style={{ transform: CSS.Transform.toString(transform), transition, opacity: isDragging ? 0.6 : 1 }}
       className={`field-row${selected ? ' field-row-selected' : ''}${field.type === 'section' ? ' field-row-section' : ''}`}
       data-field-key={field.key}
     >
-      <div
-        className="field-row-main"
-        role="button"
-        tabIndex={0}
-        aria-pressed={selected}
-        aria-label={`字段 ${field.label}`}
-        onClick={onSelect}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') onSelect();
-        }}
-      >
-        {!readOnly && (
-          <span className="field-row-handle" {...attributes} {...listeners} aria-label={`拖动 ${field.label}`}>
-            <HolderOutlined />
-          </span>
-        )}
-        <div className="field-row-text">
-          <Typography.Text strong ellipsis>
-            {field.label}
-          </Typography.Text>
-          <Typography.Text type="secondary" className="mono field-row-key">
-            {field.key}
-          </Typography.Text>
-        </div>
-        <Tag>{FIELD_TYPE_LABELS[field.type]}</Tag>
-        <Badges field={field} />
-        {!readOnly && (
-          <Space size={0} onClick={(e) => e.stopPropagation()}>
-            <Tooltip title="复制">
-              <Button
-                type="text"
-                size="small"
-                icon={<CopyOutlined />}
-                aria-label={`复制 ${field.label}`}
-                onClick={onDuplicate}
-              />
-            </Tooltip>
-            <Popconfirm
-              title={`确定删除字段“${field.label}”吗？`}
-              description="已发布的字段删除后，发布时会提示影响的已录入数据。"
-              okText="删除"
-              cancelText="取消"
-              onConfirm={onDelete}
-            >
-              <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={`删除 ${field.label}`} />
-            </Popconfirm>
-          </Space>
-        )}
-      </div>
+      <FieldRowMain formKey={formKey} groupKey={groupKey} field={field} selected={selected} readOnly={readOnly} />
+      {!readOnly && (
+        <span className="field-row-handle" {...attributes} {...listeners} aria-label={`拖动 ${field.label}`}>
+          <HolderOutlined />
+        </span>
+      )}
       {children}
     </div>
   );
-});
+}
 
 /**
  * The sortable ids of a list, the same array while the keys are the same: a new array would make every row's
