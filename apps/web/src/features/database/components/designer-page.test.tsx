@@ -273,4 +273,52 @@ describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
     await waitFor(() => expect(published).toEqual([{ revision: 3, note: '删除体重', confirmDataLoss: true }]));
     expect(await screen.findByText('已发布版本 v2')).toBeInTheDocument();
   });
+
+  it('should switch to the project named in the address and show the parent’s forms read-only when it is a sub-project', async () => {
+    serve(
+      draftResponse({
+        projectId: 'p-2',
+        latestVersion: null,
+        definition: {
+          categories: [
+            {
+              key: 'hfpef',
+              title: 'HFpEF 专项',
+              forms: [
+                { key: 'hfpef_eval', title: 'HFpEF 评估', fields: [{ key: 'e_e', label: 'E/e′', type: 'decimal' }] },
+              ],
+            },
+          ],
+          missingCodes: [],
+        },
+        parent: { projectName: '心衰登记', versionNo: 1, definition },
+      }),
+    );
+    const changed: (string | null)[] = [];
+    server.use(
+      http.get(apiUrl('/web-project/change'), ({ request }) => {
+        changed.push(new URL(request.url).searchParams.get('projectId'));
+        return ok({ id: 'p-2', projectName: '射血分数保留型心衰亚组', projectCode: 'HF-SUB', subProject: true });
+      }),
+      http.get(apiUrl('/web-project/current'), () =>
+        ok({ id: 'p-2', projectName: '射血分数保留型心衰亚组', projectCode: 'HF-SUB', subProject: true }),
+      ),
+      http.get(apiUrl('/auth/menu'), () => ok({ menus: [], permissions: ['database.config'] })),
+    );
+    const { router } = renderRoute(<DatabasePage />, {
+      path: '/manage/database',
+      at: '/manage/database?projectId=p-2&projectName=%E5%B0%84%E8%A1%80',
+    });
+    // The parent's first form is selected: its fields show without row actions.
+    await waitFor(() => fieldRow('年龄'), { timeout: 20_000 });
+    expect(changed).toEqual(['p-2']);
+    expect(useProjectStore.getState()).toMatchObject({ projectId: 'p-2', subProject: true });
+    expect(router.state.location.search).toBe('');
+    expect(screen.getAllByText('主项目').length).toBeGreaterThan(0);
+    expect(screen.getByText('HFpEF 评估')).toBeInTheDocument();
+    expect(() => findButton('删除 年龄')).toThrow();
+    expect(() => findButton('添加字段')).toThrow();
+    fireEvent.click(screen.getByText('HFpEF 评估'));
+    await waitFor(() => expect(findButton('删除 E/e′')).toBeInTheDocument());
+  });
 });

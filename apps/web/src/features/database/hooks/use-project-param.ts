@@ -45,6 +45,7 @@ export function useProjectParam(): boolean {
           projectCode: project.projectCode,
           subProject: project.subProject,
         });
+        strip();
       })
       .catch(() => {
         if (!cancelled) setFailed(wanted);
