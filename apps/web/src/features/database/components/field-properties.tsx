@@ -108,7 +108,11 @@ function KeyInput({
     />
   );
   return (
-    <Prop id="prop-key" label="变量名" help={error ? <span className="prop-error">{error}</span> : undefined}>
+    <Prop
+      id="prop-key"
+      label="变量名"
+      help={error ? <span className="prop-error">{error}</span> : locked ? '已发布的变量名不可修改' : undefined}
+    >
       {locked ? <Tooltip title="已发布的变量名不可修改">{input}</Tooltip> : input}
     </Prop>
   );
