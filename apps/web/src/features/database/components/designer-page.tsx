@@ -169,8 +169,12 @@ function Designer({ followUp }: { followUp: boolean }) {
       cancelText: '取消',
       onOk: async () => {
         const { revision } = useDesignerStore.getState();
-        await discardDraft({ revision });
-        toast.success('已放弃修改');
+        try {
+          await discardDraft({ revision });
+          toast.success('已放弃修改');
+        } catch {
+          // The request layer showed why (e.g. someone else saved meanwhile); the draft is loaded again below.
+        }
         await reload();
       },
     });

@@ -34,6 +34,10 @@ export function useDraftSession({ autosave = true }: { autosave?: boolean } = {}
   const [savedUnpublished, setSavedUnpublished] = useState<boolean | null>(null);
   const saving = useRef<Promise<boolean> | null>(null);
   const conflict = saveState === 'conflict';
+  const conflictRef = useRef(false);
+  useEffect(() => {
+    conflictRef.current = conflict;
+  }, [conflict]);
 
   // Every answer (also an identical one after 重新加载) replaces the working copy.
   const draft = useQuery({
@@ -53,6 +57,8 @@ export function useDraftSession({ autosave = true }: { autosave?: boolean } = {}
 
   const save = useCallback(async ({ silent = false }: { silent?: boolean } = {}): Promise<boolean> => {
     if (saving.current) await saving.current;
+    // After a 409 nothing is sent again until the draft is reloaded.
+    if (conflictRef.current) return false;
     const state = useDesignerStore.getState();
     if (state.definition === state.saved) return true;
     const problem = structuralError(state.definition);
