@@ -4,7 +4,8 @@ import { definitionSchema } from '../forms/definition';
 /**
  * The project's database (CRF definition) of the current project, base `form-definition`. A project (or sub-project)
  * has one working draft and a list of immutable published versions; a sub-project sees its parent's latest published
- * definition (read-only) plus its own forms. Every call works on the session's current project.
+ * definition (read-only) plus its own forms. Every call works on the session's current project. A locked or archived
+ * project keeps its database: save, publish and discard answer 409 '项目已锁定或归档，数据库不能修改'.
  */
 
 /** A problem of a definition found by the engine's `checkDefinition` (a path into the definition). */

@@ -166,20 +166,20 @@ export async function updateDraft(
 export async function projectInfo(
   db: Executor,
   scope: DefinitionScope,
-): Promise<{ name: string; parentId: string | null; parentName: string | null }> {
+): Promise<{ name: string; status: string; parentId: string | null; parentName: string | null }> {
   const [row] = await db
-    .select({ name: projects.name, parentId: projects.parentId })
+    .select({ name: projects.name, status: projects.status, parentId: projects.parentId })
     .from(projects)
     .where(and(eq(projects.tenantId, scope.tenantId), eq(projects.id, scope.projectId)))
     .limit(1);
   if (!row) throw new Error('project of the scope missing');
-  if (!row.parentId) return { name: row.name, parentId: null, parentName: null };
+  if (!row.parentId) return { name: row.name, status: row.status, parentId: null, parentName: null };
   const [parent] = await db
     .select({ name: projects.name })
     .from(projects)
     .where(and(eq(projects.tenantId, scope.tenantId), eq(projects.id, row.parentId)))
     .limit(1);
-  return { name: row.name, parentId: row.parentId, parentName: parent?.name ?? null };
+  return { name: row.name, status: row.status, parentId: row.parentId, parentName: parent?.name ?? null };
 }
 
 /** The latest published version of each sub-project of a project (sub-projects without one left out). */

@@ -410,6 +410,29 @@ describe('POST form-definition/publish', () => {
   });
 });
 
+describe('a locked or archived project', () => {
+  it('should refuse save, publish and discard with 409 and keep the draft as it was', async () => {
+    for (const status of ['locked', 'archived'] as const) {
+      const { token, projectId } = await freshProject();
+      await getDraft(token);
+      await save(token, 0, sampleDefinition());
+      await t.db.update(projects).set({ status }).where(eq(projects.id, projectId));
+      const refused = [
+        await save(token, 1, sampleDefinition('体重（kg）')),
+        await publish(token, { revision: 1 }),
+        await t.api({ method: 'POST', url: '/form-definition/discard-draft', token, payload: { revision: 1 } }),
+      ];
+      for (const res of refused) {
+        expect(res.statusCode, status).toBe(409);
+        expect(res.json<Body>().message).toBe('项目已锁定或归档，数据库不能修改');
+      }
+      const draft = await getDraft(token);
+      expect(draft.data.revision).toBe(1);
+      expect(draft.data.definition.categories[0]?.forms[0]?.fields[0]?.label).toBe('体重');
+    }
+  });
+});
+
 describe('versions are immutable', () => {
   it('should refuse an SQL UPDATE or DELETE of a published version', async () => {
     const [version] = await t.db.select().from(formVersions).where(eq(formVersions.projectId, hfId));

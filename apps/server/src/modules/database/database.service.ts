@@ -54,6 +54,7 @@ export const DATABASE_MESSAGES = {
   confirmDataLoss: '本次发布会影响已录入的数据，请确认后再发布',
   versionNotFound: '版本不存在',
   formNotFound: '表单不存在',
+  frozen: '项目已锁定或归档，数据库不能修改',
 } as const;
 const M = DATABASE_MESSAGES;
 
@@ -155,6 +156,12 @@ export function createDatabaseService(deps: { db: Db; clock: Clock }) {
     return { projectId: info.parentId, projectName: info.parentName ?? '', version: version ?? null };
   }
 
+  /** A locked or archived project keeps its database as it is: no save, publish or discard. */
+  async function requireEditable(ex: Executor, scope: ProjectScope) {
+    const info = await projectInfo(ex, scope);
+    if (info.status === 'locked' || info.status === 'archived') throw new AppError(409, M.frozen);
+  }
+
   async function problemsOf(ex: Executor, scope: ProjectScope, definition: Definition, parent?: Definition) {
     const dictCodes = await availableDictCodes(ex, scope.tenantId);
     return [
@@ -223,6 +230,7 @@ export function createDatabaseService(deps: { db: Db; clock: Clock }) {
 
     async saveDraft(auth: AuthContext, input: DraftSaveRequest, ctx: AuditContext) {
       const scope = await requireProjectScope(db, auth);
+      await requireEditable(db, scope);
       const before = await loadDraft(db, scope);
       requireRevision(before, input.revision);
       const now = clock.now();
@@ -271,6 +279,7 @@ export function createDatabaseService(deps: { db: Db; clock: Clock }) {
 
     async publish(auth: AuthContext, input: PublishRequest, ctx: AuditContext): Promise<VersionSummary> {
       const scope = await requireProjectScope(db, auth);
+      await requireEditable(db, scope);
       await loadDraft(db, scope); // created outside the transaction that locks it
       const now = clock.now();
       const id = await db.transaction(async (tx) => {
@@ -328,6 +337,7 @@ export function createDatabaseService(deps: { db: Db; clock: Clock }) {
 
     async discardDraft(auth: AuthContext, revision: number, ctx: AuditContext): Promise<DraftResponse> {
       const scope = await requireProjectScope(db, auth);
+      await requireEditable(db, scope);
       const before = await loadDraft(db, scope);
       requireRevision(before, revision);
       const now = clock.now();
