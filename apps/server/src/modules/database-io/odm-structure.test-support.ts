@@ -1,9 +1,13 @@
 import { SaxesParser } from 'saxes';
 
 /**
- * A strict structural check of the ODM 1.3.2 elements our export emits, written from the ODM 1.3.2 specification:
- * element order and cardinality, required attributes, enumerated attribute values, OID uniqueness and that every
+ * A strict structural check of the ODM 1.3.2 elements our export emits, written from the ODM 1.3.2 specification and
+ * its XSD: element order and cardinality, the attributes each element may carry (the XSD allows no others), required
+ * attributes, enumerated attribute values, the XSD's identity constraints (OIDs unique in the MetaDataVersion whatever
+ * the element, ItemOID / OrderNumber / CodedValue / Alias Context / xml:lang unique among siblings) and that every
  * OID reference names a definition. Used by the ODM test when the official XSD is not available (`ODM_XSD_DIR`).
+ * Stricter than the XSD in a few places where our export always writes more (MethodDef Type, FormalExpression
+ * Context, TranslatedText xml:lang).
  */
 
 export type XmlElement = { name: string; attrs: Record<string, string>; children: XmlElement[]; text: string };
@@ -38,6 +42,12 @@ export function parseXml(xml: string): XmlElement {
 type Card = '1' | '?' | '*' | '+';
 type Spec = {
   required?: string[];
+  /** Optional attributes; an attribute neither required nor listed here is not allowed (as in the XSD). */
+  optional?: string[];
+  /** [child element, attribute] pairs whose values must be unique among the children (`*` = any child). */
+  unique?: [string, string][];
+  /** Text content must not be empty (the XSD's `name` type). */
+  nonEmpty?: boolean;
   enums?: Record<string, string[]>;
   /** Children in order; absent = no element children (text only or empty). */
   children?: [string, Card][];
@@ -46,7 +56,9 @@ type Spec = {
 };
 
 const YES_NO = ['Yes', 'No'];
-const TRANSLATED: Spec = { children: [['TranslatedText', '+']] };
+const TRANSLATED: Spec = { children: [['TranslatedText', '+']], unique: [['TranslatedText', 'xml:lang']] };
+const ALIAS_UNIQUE: [string, string] = ['Alias', 'Context'];
+const REF_SHARED = ['OrderNumber', 'CollectionExceptionConditionOID'];
 const DATA_TYPES = [
   'integer',
   'float',
@@ -75,6 +87,19 @@ const DATA_TYPES = [
 const SPEC: Record<string, Spec> = {
   ODM: {
     required: ['FileType', 'FileOID', 'CreationDateTime'],
+    optional: [
+      'xmlns',
+      'Description',
+      'Granularity',
+      'Archival',
+      'PriorFileOID',
+      'AsOfDateTime',
+      'ODMVersion',
+      'Originator',
+      'SourceSystem',
+      'SourceSystemVersion',
+      'ID',
+    ],
     enums: {
       FileType: ['Snapshot', 'Transactional'],
       ODMVersion: ['1.2', '1.2.1', '1.3', '1.3.1', '1.3.2'],
@@ -95,6 +120,7 @@ const SPEC: Record<string, Spec> = {
       ['BasicDefinitions', '?'],
       ['MetaDataVersion', '*'],
     ],
+    unique: [['MetaDataVersion', 'OID']],
   },
   GlobalVariables: {
     children: [
@@ -103,10 +129,10 @@ const SPEC: Record<string, Spec> = {
       ['ProtocolName', '1'],
     ],
   },
-  StudyName: {},
+  StudyName: { nonEmpty: true },
   StudyDescription: {},
-  ProtocolName: {},
-  BasicDefinitions: { children: [['MeasurementUnit', '*']] },
+  ProtocolName: { nonEmpty: true },
+  BasicDefinitions: { children: [['MeasurementUnit', '*']], unique: [['MeasurementUnit', 'OID']] },
   MeasurementUnit: {
     required: ['OID', 'Name'],
     children: [
@@ -117,6 +143,8 @@ const SPEC: Record<string, Spec> = {
   Symbol: TRANSLATED,
   MetaDataVersion: {
     required: ['OID', 'Name'],
+    optional: ['Description'],
+    unique: [['*', 'OID']],
     children: [
       ['Include', '?'],
       ['Protocol', '?'],
@@ -137,10 +165,17 @@ const SPEC: Record<string, Spec> = {
       ['StudyEventRef', '*'],
       ['Alias', '*'],
     ],
+    unique: [['StudyEventRef', 'StudyEventOID'], ['StudyEventRef', 'OrderNumber'], ALIAS_UNIQUE],
   },
-  StudyEventRef: { required: ['StudyEventOID', 'Mandatory'], enums: { Mandatory: YES_NO } },
+  StudyEventRef: {
+    required: ['StudyEventOID', 'Mandatory'],
+    optional: REF_SHARED,
+    enums: { Mandatory: YES_NO },
+  },
   StudyEventDef: {
     required: ['OID', 'Name', 'Repeating', 'Type'],
+    optional: ['Category'],
+    unique: [['FormRef', 'FormOID'], ['FormRef', 'OrderNumber'], ALIAS_UNIQUE],
     enums: { Repeating: YES_NO, Type: ['Scheduled', 'Unscheduled', 'Common'] },
     children: [
       ['Description', '?'],
@@ -148,9 +183,10 @@ const SPEC: Record<string, Spec> = {
       ['Alias', '*'],
     ],
   },
-  FormRef: { required: ['FormOID', 'Mandatory'], enums: { Mandatory: YES_NO } },
+  FormRef: { required: ['FormOID', 'Mandatory'], optional: REF_SHARED, enums: { Mandatory: YES_NO } },
   FormDef: {
     required: ['OID', 'Name', 'Repeating'],
+    unique: [['ItemGroupRef', 'ItemGroupOID'], ['ItemGroupRef', 'OrderNumber'], ALIAS_UNIQUE],
     enums: { Repeating: YES_NO },
     children: [
       ['Description', '?'],
@@ -159,9 +195,11 @@ const SPEC: Record<string, Spec> = {
       ['Alias', '*'],
     ],
   },
-  ItemGroupRef: { required: ['ItemGroupOID', 'Mandatory'], enums: { Mandatory: YES_NO } },
+  ItemGroupRef: { required: ['ItemGroupOID', 'Mandatory'], optional: REF_SHARED, enums: { Mandatory: YES_NO } },
   ItemGroupDef: {
     required: ['OID', 'Name', 'Repeating'],
+    optional: ['IsReferenceData', 'SASDatasetName', 'Domain', 'Origin', 'Role', 'Purpose', 'Comment'],
+    unique: [['ItemRef', 'ItemOID'], ['ItemRef', 'OrderNumber'], ['ItemRef', 'KeySequence'], ALIAS_UNIQUE],
     enums: { Repeating: YES_NO },
     children: [
       ['Description', '?'],
@@ -169,9 +207,15 @@ const SPEC: Record<string, Spec> = {
       ['Alias', '*'],
     ],
   },
-  ItemRef: { required: ['ItemOID', 'Mandatory'], enums: { Mandatory: YES_NO } },
+  ItemRef: {
+    required: ['ItemOID', 'Mandatory'],
+    optional: [...REF_SHARED, 'KeySequence', 'MethodOID', 'ImputationMethodOID', 'Role', 'RoleCodeListOID'],
+    enums: { Mandatory: YES_NO },
+  },
   ItemDef: {
     required: ['OID', 'Name', 'DataType'],
+    optional: ['Length', 'SignificantDigits', 'SASFieldName', 'SDSVarName', 'Origin', 'Comment'],
+    unique: [ALIAS_UNIQUE],
     enums: { DataType: DATA_TYPES },
     children: [
       ['Description', '?'],
@@ -188,10 +232,11 @@ const SPEC: Record<string, Spec> = {
   Question: TRANSLATED,
   Decode: TRANSLATED,
   ErrorMessage: TRANSLATED,
-  TranslatedText: {},
+  TranslatedText: { optional: ['xml:lang'] },
   MeasurementUnitRef: { required: ['MeasurementUnitOID'] },
   RangeCheck: {
     required: ['SoftHard'],
+    optional: ['Comparator'],
     enums: { SoftHard: ['Soft', 'Hard'], Comparator: ['LT', 'LE', 'GT', 'GE', 'EQ', 'NE', 'IN', 'NOTIN'] },
     children: [
       ['CheckValue', '*'],
@@ -205,6 +250,8 @@ const SPEC: Record<string, Spec> = {
   CodeListRef: { required: ['CodeListOID'] },
   CodeList: {
     required: ['OID', 'Name', 'DataType'],
+    optional: ['SASFormatName'],
+    unique: [['CodeListItem', 'CodedValue'], ['CodeListItem', 'OrderNumber'], ALIAS_UNIQUE],
     enums: { DataType: ['integer', 'float', 'text', 'string'] },
     children: [
       ['Description', '?'],
@@ -217,14 +264,17 @@ const SPEC: Record<string, Spec> = {
   },
   CodeListItem: {
     required: ['CodedValue'],
+    optional: ['Rank', 'OrderNumber'],
+    unique: [ALIAS_UNIQUE],
     children: [
       ['Decode', '1'],
       ['Alias', '*'],
     ],
   },
-  ExternalCodeList: {},
+  ExternalCodeList: { optional: ['Dictionary', 'Version', 'href', 'ref'] },
   ConditionDef: {
     required: ['OID', 'Name'],
+    unique: [ALIAS_UNIQUE],
     children: [
       ['Description', '1'],
       ['FormalExpression', '*'],
@@ -233,6 +283,7 @@ const SPEC: Record<string, Spec> = {
   },
   MethodDef: {
     required: ['OID', 'Name', 'Type'],
+    unique: [ALIAS_UNIQUE],
     enums: { Type: ['Computation', 'Imputation', 'Transpose', 'Other'] },
     children: [
       ['Description', '1'],
@@ -258,6 +309,15 @@ function checkChildren(node: XmlElement, spec: Spec, where: string, problems: st
     if ((card === '1' || card === '?') && count > 1) problems.push(`${where}: more than one <${name}>`);
   }
   if (i < names.length) problems.push(`${where}: unexpected <${names[i]}> (order or content)`);
+  for (const [child, attr] of spec.unique ?? []) {
+    const seen = new Set<string>();
+    for (const c of node.children) {
+      const v = c.attrs[attr];
+      if ((child !== '*' && c.name !== child) || v === undefined) continue;
+      if (seen.has(v)) problems.push(`${where}: ${child === '*' ? 'child' : `<${child}>`} ${attr}="${v}" not unique`);
+      seen.add(v);
+    }
+  }
   if (spec.oneOf) {
     const present = spec.oneOf.filter((n) => names.includes(n));
     if (present.length !== 1) problems.push(`${where}: exactly one of ${spec.oneOf.join(' | ')} expected`);
@@ -293,6 +353,11 @@ export function checkOdmStructure(xml: string): string[] {
     for (const attr of spec.required ?? []) {
       if (!node.attrs[attr]) problems.push(`${where}: missing attribute ${attr}`);
     }
+    for (const attr of Object.keys(node.attrs)) {
+      if (!spec.required?.includes(attr) && !spec.optional?.includes(attr))
+        problems.push(`${where}: attribute ${attr} not allowed`);
+    }
+    if (spec.nonEmpty && !node.text) problems.push(`${where}: empty`);
     for (const [attr, values] of Object.entries(spec.enums ?? {})) {
       const v = node.attrs[attr];
       if (v !== undefined && !values.includes(v)) problems.push(`${where}: ${attr}="${v}" not allowed`);
@@ -301,6 +366,7 @@ export function checkOdmStructure(xml: string): string[] {
       const v = node.attrs[attr];
       if (v !== undefined && !/^\d+$/.test(v)) problems.push(`${where}: ${attr}="${v}" is not an integer`);
     }
+    if (node.attrs.Length === '0') problems.push(`${where}: Length must be positive`);
     if (node.name === 'TranslatedText' && node.attrs['xml:lang'] !== 'zh')
       problems.push(`${where}: xml:lang should be zh`);
     if (!spec.children && node.children.length > 0) problems.push(`${where}: no element content allowed`);

@@ -40,7 +40,7 @@ function xmllint(xml: string): { ok: boolean; output: string } {
   const file = path.join(dir, 'odm.xml');
   writeFileSync(file, xml);
   try {
-    const args = ['--noout', ...(xsdPath && existsSync(xsdPath) ? ['--schema', xsdPath] : []), file];
+    const args = ['--noout', '--nonet', ...(xsdPath && existsSync(xsdPath) ? ['--schema', xsdPath] : []), file];
     const output = execFileSync('xmllint', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     return { ok: true, output };
   } catch (e) {
@@ -138,6 +138,61 @@ describe('CDISC ODM 1.3.2 export', () => {
     expect(byOid(doc, 'ItemDef', 'I.symptoms___other')?.attrs.DataType).toBe('integer');
   });
 
+  it('should keep item OIDs unique when a checkbox item OID would clash with another field or checkbox', () => {
+    const clash: Definition = {
+      missingCodes: [],
+      categories: [
+        {
+          key: 'c',
+          title: 'C',
+          forms: [
+            {
+              key: 'f',
+              title: 'F',
+              fields: [
+                {
+                  key: 'a',
+                  type: 'checkbox',
+                  label: 'A',
+                  options: [
+                    { code: 'b', label: 'B' },
+                    { code: 'b___c', label: 'BC' },
+                    { code: 'b___x___1', label: 'BX1' },
+                    { code: 'd', label: 'D' },
+                  ],
+                },
+                { key: 'a___b', type: 'text', label: 'AB' },
+                { key: 'a___b___x', type: 'checkbox', label: 'ABX', options: [{ code: '1', label: '1' }] },
+                {
+                  key: 'g',
+                  type: 'group',
+                  label: 'G',
+                  fields: [{ key: 'a___b___c', type: 'integer', label: 'ABC' }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const out = definitionToOdm(clash, STUDY);
+    expect(checkOdmStructure(out)).toEqual([]);
+    if (hasXmllint) expect(xmllint(out)).toMatchObject({ ok: true });
+    const items = all(parseXml(out), 'ItemDef').map((i) => [i.attrs.OID, i.attrs.Name]);
+    expect(items).toEqual(
+      expect.arrayContaining([
+        ['I.a:b', 'a___b'],
+        ['I.a___b', 'a___b'],
+        ['I.a___b___c', 'a___b___c'],
+        ['I.a:b___c', 'a___b___c'],
+        ['I.a:b___x___1', 'a___b___x___1'],
+        ['I.a___b___x:1', 'a___b___x___1'],
+        ['I.a___d', 'a___d'],
+      ]),
+    );
+    expect(new Set(items.map(([oid]) => oid)).size).toBe(items.length);
+  });
+
   it('should export a repeating group as a repeating item group referenced by its form', () => {
     const group = byOid(doc, 'ItemGroupDef', 'IG.demography.meds');
     expect(group?.attrs.Repeating).toBe('Yes');
@@ -208,5 +263,12 @@ describe('CDISC ODM 1.3.2 export', () => {
     const problems = checkOdmStructure(broken);
     expect(problems.some((p) => p.includes('GlobalVariables'))).toBe(true);
     expect(problems.some((p) => p.includes('no ItemDef with OID I.nowhere'))).toBe(true);
+    // What the XSD refuses besides order: undeclared attributes and OIDs shared across definitions of any kind.
+    const clashing = xml
+      .replace('<ItemDef OID="I.height"', '<ItemDef Unit="cm" OID="I.height"')
+      .replace('<CodeList OID="CL.sex"', '<CodeList OID="I.weight"');
+    const more = checkOdmStructure(clashing);
+    expect(more.some((p) => p.includes('attribute Unit not allowed'))).toBe(true);
+    expect(more.some((p) => p.includes('OID="I.weight" not unique'))).toBe(true);
   });
 });

@@ -16,7 +16,9 @@ import { el, serializeXml, textEl, type XmlNode } from './xml-writer';
  *   ItemGroupDef of its columns, referenced by the form after the top-level group.
  * - Per data field an ItemDef (`I.<key>`): section and description hold no data and are left out. A checkbox
  *   becomes one integer item per option (`I.<key>___<code>`, 1 ticked / 0 not), as REDCap's ODM does, since ODM has
- *   no multi-valued item.
+ *   no multi-valued item. Where that OID would clash with another item's (a field named `<key>___<code>`, or two
+ *   checkboxes whose key and code meet at the underscores) the clashing ones use `I.<key>:<code>` instead: `:` is in
+ *   neither keys nor codes, so those cannot clash, and ODM requires OIDs unique in the MetaDataVersion.
  * - Option lists (radio, yes/no, checkbox ticks) are CodeLists; a dictionary field refers to a CodeList holding an
  *   ExternalCodeList that names the dictionary (`sys-field-dict-option`, ref = its code).
  * - Ranges are RangeChecks (`GE` min, `LE` max; `today` bounds, patterns and cross-field rules as FormalExpressions
@@ -74,6 +76,8 @@ function dataType(field: AnyField): string {
 const isIsoDate = (s: string) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$/.test(s);
 
 type Collected = {
+  /** Checkbox item OIDs (`I.<key>___<code>`) that more than one item would have (see clashingCheckboxOids). */
+  clashingOids: Set<string>;
   items: XmlNode[];
   codeLists: Map<string, XmlNode>;
   conditions: XmlNode[];
@@ -203,9 +207,10 @@ function fieldItems(field: AnyField, c: Collected, order: { n: number }): XmlNod
         ),
       );
     return (field.options ?? []).map((option) => {
-      const oid = `I.${field.key}___${option.code}`;
+      const name = `${field.key}___${option.code}`;
+      const oid = c.clashingOids.has(`I.${name}`) ? `I.${field.key}:${option.code}` : `I.${name}`;
       c.items.push(
-        el('ItemDef', { OID: oid, Name: `${field.key}___${option.code}`, DataType: 'integer', Length: 1 }, [
+        el('ItemDef', { OID: oid, Name: name, DataType: 'integer', Length: 1 }, [
           description,
           translated('Question', `${field.label}：${option.label}`),
           el('CodeListRef', { CodeListOID: listOid }),
@@ -307,10 +312,31 @@ function formDefs(form: FormDefinition, c: Collected): { formDef: XmlNode; group
   return { formDef, groups };
 }
 
+/** The default checkbox item OIDs that another item (a field, or another checkbox option) would also have. */
+function clashingCheckboxOids(forms: readonly FormDefinition[]): Set<string> {
+  const counts = new Map<string, number>();
+  const count = (oid: string) => counts.set(oid, (counts.get(oid) ?? 0) + 1);
+  const visit = (field: AnyField): void => {
+    if (field.type === 'group') (field.fields ?? []).forEach(visit);
+    else if (field.type === 'checkbox')
+      for (const option of field.options ?? []) count(`I.${field.key}___${option.code}`);
+    else if (field.type !== 'section' && field.type !== 'description') count(`I.${field.key}`);
+  };
+  for (const form of forms) form.fields.forEach(visit);
+  return new Set([...counts].filter(([, n]) => n > 1).map(([oid]) => oid));
+}
+
 /** The definition as an ODM 1.3.2 XML document. */
 export function definitionToOdm(definition: Definition, study: OdmStudyInfo): string {
-  const c: Collected = { items: [], codeLists: new Map(), conditions: [], methods: [], units: new Map() };
   const forms = definition.categories.flatMap((category) => category.forms);
+  const c: Collected = {
+    clashingOids: clashingCheckboxOids(forms),
+    items: [],
+    codeLists: new Map(),
+    conditions: [],
+    methods: [],
+    units: new Map(),
+  };
   const formNodes: XmlNode[] = [];
   const groupNodes: XmlNode[] = [];
   for (const form of forms) {
