@@ -2,8 +2,8 @@ import { memo, type CSSProperties } from 'react';
 import { Divider, Form, Tag, Typography } from 'antd';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { FieldDefinition, MissingCode } from '@registry/shared/forms/definition';
-import { GroupField } from './group-field';
-import { IssueList, issueStatus, sameIssues } from './issue-list';
+import { GroupField, sameGroupProps } from './group-field';
+import { IssueList, issueStatus } from './issue-list';
 import { ValueCell } from './value-cell';
 
 /**
@@ -130,17 +130,4 @@ export const FieldItem = memo(function FieldItem({
       )}
     </Form.Item>
   );
-}, sameFieldProps);
-
-function sameFieldProps(a: FieldItemProps, b: FieldItemProps): boolean {
-  return (
-    a.field === b.field &&
-    a.value === b.value &&
-    a.hiddenCells === b.hiddenCells &&
-    a.missingCodes === b.missingCodes &&
-    a.onFieldChange === b.onFieldChange &&
-    a.readOnly === b.readOnly &&
-    a.idPrefix === b.idPrefix &&
-    sameIssues(a.issues, b.issues)
-  );
-}
+}, sameGroupProps); // the same props as a group's: field, value, issues, hidden cells, ...

@@ -147,7 +147,8 @@ export const GroupField = memo(function GroupField({
   );
 }, sameGroupProps);
 
-function sameGroupProps(a: GroupFieldProps, b: GroupFieldProps): boolean {
+/** Memo comparison of a field's props (a group's and any field item's, which have the same shape). */
+export function sameGroupProps(a: GroupFieldProps, b: GroupFieldProps): boolean {
   return (
     a.field === b.field &&
     a.value === b.value &&

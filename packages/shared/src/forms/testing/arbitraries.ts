@@ -8,7 +8,7 @@ import type {
   GroupColumn,
   ValidationLevel,
 } from '../definition';
-import { DEFAULT_MISSING_CODES, LAYOUT_FIELD_TYPES } from '../definition';
+import { DEFAULT_MISSING_CODES, FIELD_TYPES, LAYOUT_FIELD_TYPES } from '../definition';
 import { LOGIC_FUNCTIONS, printLogic, type BinaryOperator, type LogicNode } from '../logic';
 
 /**
@@ -180,22 +180,7 @@ export function logicAstArb(keys: readonly string[] = ['a', 'b', 'c']): fc.Arbit
 // ---------------------------------------------------------------------------------------------------------------
 // Definitions
 
-const DATA_TYPES: FieldType[] = [
-  'text',
-  'textarea',
-  'richtext',
-  'integer',
-  'decimal',
-  'date',
-  'datetime',
-  'partialDate',
-  'radio',
-  'checkbox',
-  'dict',
-  'yesno',
-  'file',
-  'calc',
-];
+const DATA_TYPES: FieldType[] = FIELD_TYPES.filter((t) => t !== 'group' && !LAYOUT_FIELD_TYPES.includes(t));
 const COLUMN_TYPES: FieldType[] = [...DATA_TYPES, 'section', 'description'];
 
 type FieldSkeleton = {

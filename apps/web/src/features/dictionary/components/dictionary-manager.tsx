@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Empty, Input, List, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Empty, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { DictOptionVO, DictVO } from '@registry/shared/contracts/dictionary';
 import { PERMISSIONS } from '@registry/shared/permissions';
@@ -41,14 +41,19 @@ function DictList({
         onChange={(e) => setFilter(e.target.value)}
         style={{ marginBottom: 8 }}
       />
-      <List<DictVO>
-        size="small"
-        bordered
-        dataSource={shown}
-        locale={{ emptyText: '没有匹配的字典' }}
-        style={{ maxHeight: 560, overflow: 'auto' }}
-        renderItem={(d) => (
-          <List.Item
+      <div
+        role="list"
+        aria-label="字典列表"
+        style={{
+          maxHeight: 560,
+          overflow: 'auto',
+          border: '1px solid var(--ant-color-border, #d9d9d9)',
+          borderRadius: 8,
+        }}
+      >
+        {shown.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有匹配的字典" />}
+        {shown.map((d) => (
+          <div
             key={d.id}
             role="button"
             aria-pressed={d.id === selectedId}
@@ -60,6 +65,8 @@ function DictList({
             }}
             style={{
               cursor: 'pointer',
+              padding: '8px 16px',
+              borderBottom: '1px solid var(--ant-color-split, #f0f0f0)',
               background: d.id === selectedId ? 'var(--ant-color-primary-bg, #e6f4ff)' : undefined,
             }}
           >
@@ -72,9 +79,9 @@ function DictList({
                 {d.code} · {d.optionCount} 项
               </Typography.Text>
             </Space>
-          </List.Item>
-        )}
-      />
+          </div>
+        ))}
+      </div>
     </>
   );
 }
