@@ -30,6 +30,9 @@ import { registerDatabaseRoutes } from './modules/database/database.routes';
 import { registerDatabaseIoRoutes } from './modules/database-io/database-io.routes';
 import { createDatabaseIoService } from './modules/database-io/database-io.service';
 import { createDatabaseService } from './modules/database/database.service';
+import { registerPatientRoutes } from './modules/patient/patient.routes';
+import { createPatientService } from './modules/patient/patient.service';
+import { resolvePhiKeys } from './lib/phi-crypto';
 import { createMemberService } from './modules/permission/member.service';
 import { registerPermissionRoutes } from './modules/permission/permission.routes';
 import { createRoleService } from './modules/permission/role.service';
@@ -122,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDictionaryRoutes(app, { dictionaries: createDictionaryService({ db, clock }) });
   registerDatabaseRoutes(app, { database: createDatabaseService({ db, clock }) });
   registerDatabaseIoRoutes(app, { io: createDatabaseIoService({ db, clock }) });
+  registerPatientRoutes(app, { patients: createPatientService({ db, clock, keys: await resolvePhiKeys(config) }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

@@ -21,6 +21,21 @@ const int = (fallback: number, min: number, max: number) =>
       return n;
     });
 
+/** A base64 key of exactly 32 bytes (optional: the embedded database falls back to a generated key file). */
+const key32 = () =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      const bytes = Buffer.from(v.trim(), 'base64');
+      if (bytes.length !== 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(v.trim())) {
+        ctx.addIssue({ code: 'custom', message: '应为 base64 编码的 32 字节密钥（openssl rand -base64 32）' });
+        return z.NEVER;
+      }
+      return bytes;
+    });
+
 const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: int(3000, 0, 65535),
@@ -45,6 +60,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: bool(true),
   TRUST_PROXY: bool(false),
+  PHI_ENCRYPTION_KEY: key32(),
+  PHI_BLIND_INDEX_KEY: key32(),
 });
 
 export type AppConfig = {
@@ -68,6 +85,10 @@ export type AppConfig = {
   logLevel: string;
   seedDemo: boolean;
   trustProxy: boolean;
+  /** AES-256-GCM key of identity numbers and phones (PHI_ENCRYPTION_KEY); undefined = the key file of DATA_DIR. */
+  phiEncryptionKey: Buffer | undefined;
+  /** HMAC-SHA256 key of the blind indexes (PHI_BLIND_INDEX_KEY); undefined = the key file of DATA_DIR. */
+  phiBlindIndexKey: Buffer | undefined;
 };
 
 export class ConfigError extends Error {
@@ -109,5 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO,
     trustProxy: e.TRUST_PROXY,
+    phiEncryptionKey: e.PHI_ENCRYPTION_KEY,
+    phiBlindIndexKey: e.PHI_BLIND_INDEX_KEY,
   };
 }

@@ -8,6 +8,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -494,6 +495,69 @@ export const formVersions = pgTable(
   ],
 );
 
+// ---------------------------------------------------------------------------------------------------------------
+// Patients (issue 5). Identity number and phone are stored only as AES-256-GCM ciphertext (`lib/phi-crypto.ts`) with a
+// keyed blind index (HMAC-SHA256) for exact search and duplicate detection. Patients are never hard-deleted.
+// ---------------------------------------------------------------------------------------------------------------
+
+export const PATIENT_STATUS_CODES = ['screening', 'enrolled', 'withdrawn', 'completed', 'deceased'] as const;
+
+export const patients = pgTable(
+  'patients',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    /** The top-level project (a sub-project's patients belong to its parent and carry `sub_project_id`). */
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    /** The sub-project cohort, or null for a patient of the parent only. */
+    subProjectId: uuid('sub_project_id').references(() => projects.id),
+    centerId: uuid('center_id')
+      .notNull()
+      .references(() => centers.id),
+    /** Project-wide sequence number behind `patient_no`. */
+    seq: integer('seq').notNull(),
+    /** `<center code>-<project sequence, 4+ digits>`, e.g. `C01-0001`; unique in the project, never reused. */
+    patientNo: text('patient_no').notNull(),
+    name: text('name').notNull(),
+    /** GB/T 2261.1: 0 unknown, 1 male, 2 female, 9 unspecified. */
+    gender: text('gender'),
+    birthDate: date('birth_date', { mode: 'string' }),
+    hospitalNo: text('hospital_no'),
+    /** `v1:<iv>:<tag>:<ciphertext>` (base64), see `lib/phi-crypto.ts`. */
+    idNumberEnc: text('id_number_enc'),
+    idNumberBi: text('id_number_bi'),
+    phoneEnc: text('phone_enc'),
+    phoneBi: text('phone_bi'),
+    enrolDate: date('enrol_date', { mode: 'string' }),
+    status: text('status', { enum: PATIENT_STATUS_CODES }).notNull().default('screening'),
+    rowVersion: integer('row_version').notNull().default(1),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedBy: uuid('updated_by').references(() => users.id),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    deleteReason: text('delete_reason'),
+  },
+  (t) => [
+    uniqueIndex('patients_project_no_uq').on(t.projectId, t.patientNo),
+    uniqueIndex('patients_project_seq_uq').on(t.projectId, t.seq),
+    uniqueIndex('patients_project_id_number_uq')
+      .on(t.projectId, t.idNumberBi)
+      .where(sql`${t.deletedAt} is null and ${t.idNumberBi} is not null`),
+    uniqueIndex('patients_project_hospital_no_uq')
+      .on(t.projectId, t.hospitalNo)
+      .where(sql`${t.deletedAt} is null and ${t.hospitalNo} is not null`),
+    index('patients_tenant_project_center_idx').on(t.tenantId, t.projectId, t.centerId),
+    index('patients_sub_project_idx').on(t.subProjectId),
+    check('patients_status_ck', sql`${t.status} in ('screening', 'enrolled', 'withdrawn', 'completed', 'deceased')`),
+    check('patients_gender_ck', sql`${t.gender} is null or ${t.gender} in ('0', '1', '2', '9')`),
+  ],
+);
+
 /**
  * Entered CRF data: one row per patient, form and instance (repeatable forms have instances 1..n). Written by the
  * patient pages (issue 5); the publish check of issue 4 counts the data a breaking change would orphan.
@@ -508,8 +572,9 @@ export const formRecords = pgTable(
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id),
-    /** The patient; the foreign key to `patients` is added with that table in issue 5. */
-    patientId: uuid('patient_id').notNull(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
     formKey: text('form_key').notNull(),
     instance: integer('instance').notNull().default(1),
     /** The definition version the data was entered with. */

@@ -11,6 +11,7 @@ import {
   formRecords,
   formVersions,
   joinRequests,
+  patients,
   projectMembers,
   projects,
   roles,
@@ -70,6 +71,8 @@ export type TenantWorld = {
   file: string;
   /** P1's published form version (P2 has one too), with a record entered on it. */
   version: string;
+  /** A patient of P1 at C1 (P1 has one at C2, the sub-project one at C1, P2 one at C3). */
+  patient: string;
 };
 
 const s = () => randomBytes(3).toString('hex');
@@ -236,10 +239,33 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
   await db
     .insert(formDrafts)
     .values([p1, p2].map((projectId) => ({ tenantId: tenant.id, projectId, definition, revision: 0 })));
+  const patientRows = await db
+    .insert(patients)
+    .values(
+      [
+        { projectId: p1, subProjectId: null, centerId: c1, code: 'C1' },
+        { projectId: p1, subProjectId: null, centerId: c2, code: 'C2' },
+        { projectId: p1, subProjectId: p1Sub, centerId: c1, code: 'C1' },
+        { projectId: p2, subProjectId: null, centerId: c3, code: 'C3' },
+      ].map((p, i) => ({
+        tenantId: tenant.id,
+        projectId: p.projectId,
+        subProjectId: p.subProjectId,
+        centerId: p.centerId,
+        seq: i + 1,
+        patientNo: `${p.code}-${String(i + 1).padStart(4, '0')}`,
+        name: `患者${i + 1}`,
+        hospitalNo: `ISO${s()}`,
+        status: 'enrolled' as const,
+      })),
+    )
+    .returning({ id: patients.id });
+  const patient = patientRows[0];
+  if (!patient) throw new Error('patient missing');
   await db.insert(formRecords).values({
     tenantId: tenant.id,
     projectId: p1,
-    patientId: owner.id, // any uuid: patients arrive with issue 5
+    patientId: patient.id,
     formKey: 'visit',
     versionId: version.id,
     data: { a: 'x' },
@@ -266,6 +292,7 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
     viewerMembership: viewerMembership.id,
     file: file.id,
     version: version.id,
+    patient: patient.id,
   };
 }
 

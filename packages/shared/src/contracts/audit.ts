@@ -131,6 +131,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'patient.update': '修改患者',
   'patient.delete': '删除患者',
   'patient.view': '查看患者',
+  'patient.pii_read': '查看患者身份信息',
   'patient.export': '导出患者',
   'record.update': '修改表单',
   'record.lock': '锁定表单',

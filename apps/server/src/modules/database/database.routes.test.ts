@@ -14,10 +14,13 @@ import type {
 import { DEFAULT_MISSING_CODES, type Definition } from '@registry/shared/forms/definition';
 import {
   auditEvents,
+  centers,
   fieldDictOptions,
   fieldDicts,
   formRecords,
   formVersions,
+  organisations,
+  patients,
   projectMembers,
   projects,
   roles,
@@ -67,6 +70,34 @@ async function freshProject(parentId?: string): Promise<{ token: string; project
   const token = await t.login('owner', 'Demo@2026');
   await enter(token, project.id);
   return { token, projectId: project.id };
+}
+
+let patientSeq = 0;
+/** A new patient (at a new center) of the project: form records reference a patient since issue 5. */
+async function patientIn(projectId: string): Promise<string> {
+  const [org] = await t.db
+    .select({ id: organisations.id })
+    .from(organisations)
+    .where(eq(organisations.tenantId, h001))
+    .limit(1);
+  patientSeq += 1;
+  const code = `T${patientSeq}`;
+  const [center] = await t.db
+    .insert(centers)
+    .values({ tenantId: h001, projectId, organisationId: org?.id ?? '', code, name: '测试中心' })
+    .returning({ id: centers.id });
+  const [patient] = await t.db
+    .insert(patients)
+    .values({
+      tenantId: h001,
+      projectId,
+      centerId: center?.id ?? '',
+      seq: patientSeq,
+      patientNo: `${code}-${String(patientSeq).padStart(4, '0')}`,
+      name: '测试患者',
+    })
+    .returning({ id: patients.id });
+  return patient?.id ?? '';
 }
 
 const getDraft = async (token: string) =>
@@ -292,7 +323,7 @@ describe('POST form-definition/publish', () => {
     await t.db.insert(formRecords).values({
       tenantId: h001,
       projectId,
-      patientId: randomUUID(),
+      patientId: await patientIn(projectId),
       formKey: 'visit',
       versionId: v1.id,
       data: { weight: 70, status: 'a' },
@@ -371,10 +402,10 @@ describe('POST form-definition/publish', () => {
     const v1 = (await saveAndPublish(token, withGroup(['drug', 'dose', 'note'], ['po', 'iv', 'im']))).json<
       Body<VersionSummary>
     >().data;
-    const record = (data: Record<string, unknown>) => ({
+    const record = async (data: Record<string, unknown>) => ({
       tenantId: h001,
       projectId,
-      patientId: randomUUID(),
+      patientId: await patientIn(projectId),
       formKey: 'meds_form',
       versionId: v1.id,
       data,
@@ -382,9 +413,9 @@ describe('POST form-definition/publish', () => {
     await t.db
       .insert(formRecords)
       .values([
-        record({ meds: [{ drug: '呋塞米', dose: '' }], routes: ['po', 'iv'] }),
-        record({ meds: [{ drug: '螺内酯' }, { drug: '地高辛', note: null }], routes: ['po'] }),
-        record({}),
+        await record({ meds: [{ drug: '呋塞米', dose: '' }], routes: ['po', 'iv'] }),
+        await record({ meds: [{ drug: '螺内酯' }, { drug: '地高辛', note: null }], routes: ['po'] }),
+        await record({}),
       ]);
     const draft = await getDraft(token);
     // dose and note hold no value anywhere; drug is held by two records; iv by one, im by none

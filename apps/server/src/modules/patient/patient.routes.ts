@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { API_BASE } from '@registry/shared/constants';
+import {
+  patientCreateRequest,
+  patientDeleteQuery,
+  patientDeleteResponse,
+  patientIdParams,
+  patientPageRequest,
+  patientPageResponse,
+  patientUpdateRequest,
+  patientVO,
+} from '@registry/shared/contracts/patient';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import { requireAuth } from '../../plugins/access';
+import { auditContext } from '../../plugins/audit';
+import { ok, okSchema } from '../../plugins/envelope';
+import type { PatientService } from './patient.service';
+
+/** Every answer of these calls may carry patient data: never cached (errors too, they may name a patient number). */
+const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
+  reply.header('cache-control', 'no-store');
+};
+
+/** Patients of the current project (`/patient/list`, `/patient/add`, `/patient/edit`). */
+export function registerPatientRoutes(root: FastifyInstance, deps: { patients: PatientService }): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const base = `${API_BASE}/patient-info`;
+  const { patients } = deps;
+
+  app.post(
+    `${base}/page`,
+    {
+      schema: { body: patientPageRequest, response: okSchema(patientPageResponse) },
+      onRequest: noStore,
+      config: { permission: PERMISSIONS.patientList },
+    },
+    async (request) => ok(await patients.page(requireAuth(request), request.body, auditContext(request))),
+  );
+
+  app.get(
+    `${base}/:id`,
+    {
+      schema: { params: patientIdParams, response: okSchema(patientVO) },
+      onRequest: noStore,
+      config: { permission: PERMISSIONS.patientList },
+    },
+    async (request) => ok(await patients.get(requireAuth(request), request.params.id, auditContext(request))),
+  );
+
+  app.post(
+    base,
+    {
+      schema: { body: patientCreateRequest, response: okSchema(patientVO) },
+      onRequest: noStore,
+      config: { permission: PERMISSIONS.patientAdd },
+    },
+    async (request) => ok(await patients.create(requireAuth(request), request.body, auditContext(request))),
+  );
+
+  app.put(
+    base,
+    {
+      schema: { body: patientUpdateRequest, response: okSchema(patientVO) },
+      onRequest: noStore,
+      config: { permission: PERMISSIONS.patientEdit },
+    },
+    async (request) => ok(await patients.update(requireAuth(request), request.body, auditContext(request))),
+  );
+
+  app.delete(
+    base,
+    {
+      schema: { querystring: patientDeleteQuery, response: okSchema(patientDeleteResponse) },
+      onRequest: noStore,
+      config: { permission: PERMISSIONS.patientDelete },
+    },
+    async (request) =>
+      ok(await patients.remove(requireAuth(request), request.query.ids, request.query.reason, auditContext(request))),
+  );
+}

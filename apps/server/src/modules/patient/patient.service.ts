@@ -1,0 +1,379 @@
+import { PERMISSIONS } from '@registry/shared/permissions';
+import {
+  idNumberFacts,
+  type patientCreateRequest,
+  type PatientPageResponse,
+  type PatientStatus,
+  type patientPageRequest,
+  type patientUpdateRequest,
+  type PatientVO,
+} from '@registry/shared/contracts/patient';
+import type { z } from 'zod';
+import type { Db, Executor } from '../../db/client';
+import type { patients } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { blindIndex, decryptPhi, encryptPhi, type PhiKeys } from '../../lib/phi-crypto';
+import { audit, type AuditContext } from '../../plugins/audit';
+import type { AuthContext } from '../auth/session.service';
+import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
+import { maskIdNumber, maskName, maskPhone, presentPatient } from './patient.presenter';
+import {
+  findDuplicate,
+  findOpenCenter,
+  findPatient,
+  insertPatientRow,
+  nextPatientSeq,
+  pagePatients,
+  softDeletePatients,
+  updatePatientRow,
+  type PatientRow,
+} from './patient.repository';
+
+export const PATIENT_MESSAGES = {
+  notFound: '患者不存在',
+  centerNotFound: '中心不存在或已关闭',
+  centerRequired: '请选择中心',
+  stale: '患者信息已被他人修改，请刷新后重试',
+  reasonRequired: '请填写删除原因',
+  invalid: '患者信息有误，请检查后重试',
+  idBirthMismatch: '出生日期与身份证号不一致',
+  idGenderMismatch: '性别与身份证号不一致',
+  piiSearch: '没有查看患者身份信息的权限，不能按身份证号或姓名查询',
+} as const;
+const M = PATIENT_MESSAGES;
+
+type CreateInput = z.output<typeof patientCreateRequest>;
+type UpdateInput = z.output<typeof patientUpdateRequest>;
+type PageInput = z.output<typeof patientPageRequest>;
+
+/** Identity data as it may enter the audit trail: masked, never plaintext. */
+type EditableField =
+  'name' | 'gender' | 'birthDate' | 'hospitalNo' | 'idNumber' | 'phone' | 'centerId' | 'enrolDate' | 'status';
+
+type AuditValues = Record<string, string | null>;
+
+export type PatientService = ReturnType<typeof createPatientService>;
+
+export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys }) {
+  const { db, clock, keys } = deps;
+  const hasPii = (scope: ProjectScope) => scope.permissions.includes(PERMISSIONS.patientPii);
+
+  async function visible(scope: ProjectScope, id: string, executor: Executor = db): Promise<PatientRow> {
+    const row = isUuid(id) ? await findPatient(executor, scope, id) : undefined;
+    if (!row) throw new AppError(404, M.notFound);
+    return row;
+  }
+
+  /** Birth date and gender must agree with the identity number when both are given (field issues, 400). */
+  function checkConsistency(v: { idNumber?: string | null; birthDate?: string | null; gender?: string | null }) {
+    if (!v.idNumber) return;
+    const facts = idNumberFacts(v.idNumber);
+    const issues: { path: string; message: string }[] = [];
+    if (!facts) issues.push({ path: 'idNumber', message: '身份证号中的出生日期无效' });
+    else {
+      if (v.birthDate && v.birthDate !== facts.birthDate)
+        issues.push({ path: 'birthDate', message: M.idBirthMismatch });
+      if (v.gender && (v.gender === '1' || v.gender === '2') && v.gender !== facts.gender)
+        issues.push({ path: 'gender', message: M.idGenderMismatch });
+    }
+    if (issues.length > 0) throw new AppError(400, issues[0]?.message ?? M.invalid, issues);
+  }
+
+  async function refuseDuplicates(
+    scope: ProjectScope,
+    by: { idNumberBi?: string | null; hospitalNo?: string | null },
+    exceptId?: string,
+  ) {
+    const found = await findDuplicate(db, scope.rootProjectId, by, exceptId);
+    const first = found[0];
+    if (!first) return;
+    const what = first.kind === 'idNumber' ? '身份证号' : '住院号';
+    const who = hasPii(scope) ? `${first.patientNo}（${first.name}）` : first.patientNo;
+    throw new AppError(409, `${what}已存在：与患者 ${who} 重复`, [
+      { path: first.kind, message: `${what}已存在：与患者 ${who} 重复` },
+    ]);
+  }
+
+  /** A concurrent add or edit won the unique index: answer the same 409 as the check before. */
+  async function onUniqueViolation<T>(
+    scope: ProjectScope,
+    by: { idNumberBi?: string | null; hospitalNo?: string | null },
+    exceptId: string | undefined,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505')
+        await refuseDuplicates(scope, by, exceptId);
+      throw err;
+    }
+  }
+
+  async function resolveCenter(
+    scope: ProjectScope,
+    requested: string | undefined,
+  ): Promise<{ id: string; code: string }> {
+    const id = scope.centerId ?? requested;
+    if (!id) throw new AppError(400, M.centerRequired, [{ path: 'centerId', message: M.centerRequired }]);
+    if (scope.centerId && requested && requested !== scope.centerId) throw new AppError(404, M.centerNotFound);
+    const center = await findOpenCenter(db, scope, id);
+    if (!center) throw new AppError(404, M.centerNotFound);
+    return center;
+  }
+
+  const auditValues = (v: {
+    name?: string | null;
+    gender?: string | null;
+    birthDate?: string | null;
+    hospitalNo?: string | null;
+    idNumber?: string | null;
+    phone?: string | null;
+    centerId?: string | null;
+    enrolDate?: string | null;
+    status?: string | null;
+  }): AuditValues => {
+    const out: AuditValues = {};
+    for (const [k, value] of Object.entries(v)) {
+      if (value === undefined) continue;
+      if (value === null) out[k] = null;
+      else if (k === 'name') out[k] = maskName(value);
+      else if (k === 'idNumber') out[k] = maskIdNumber(value);
+      else if (k === 'phone') out[k] = maskPhone(value);
+      else out[k] = value;
+    }
+    return out;
+  };
+
+  async function piiRead(tx: Executor, ctx: AuditContext, ids: string[], entityId: string | null, at: Date) {
+    await audit(
+      tx,
+      ctx,
+      { action: 'patient.pii_read', entityType: 'patient', entityId, newValue: { patientIds: ids } },
+      at,
+    );
+  }
+
+  return {
+    async page(auth: AuthContext, q: PageInput, ctx: AuditContext): Promise<PatientPageResponse> {
+      const scope = await requireProjectScope(db, auth);
+      const pii = hasPii(scope);
+      if (!pii && q.idNumber) throw new AppError(403, M.piiSearch);
+      const filter = {
+        keyword: q.keyword || undefined,
+        nameSearch: pii,
+        hospitalNo: q.hospitalNo || undefined,
+        idNumberBi: q.idNumber ? blindIndex(keys, q.idNumber) : undefined,
+        centerId: q.centerId,
+        status: q.status,
+        enrolDateFrom: q.enrolDateFrom,
+        enrolDateTo: q.enrolDateTo,
+      };
+      const paging = { current: q.current, size: q.size, sortField: q.sortField, sortOrder: q.sortOrder };
+      // The read and its audit event share one transaction: no unmasked page leaves without its event.
+      const { records, total } = await db.transaction(async (tx) => {
+        const result = await pagePatients(tx, scope, filter, paging);
+        if (pii && result.records.length > 0)
+          await piiRead(
+            tx,
+            ctx,
+            result.records.map((r) => r.id),
+            null,
+            clock.now(),
+          );
+        return result;
+      });
+      return {
+        records: records.map((r) => presentPatient(r, keys, pii)),
+        total,
+        current: q.current,
+        size: q.size,
+      };
+    },
+
+    async get(auth: AuthContext, id: string, ctx: AuditContext): Promise<PatientVO> {
+      const scope = await requireProjectScope(db, auth);
+      const pii = hasPii(scope);
+      const row = await db.transaction(async (tx) => {
+        const found = await visible(scope, id, tx);
+        if (pii) await piiRead(tx, ctx, [found.id], found.id, clock.now());
+        return found;
+      });
+      return presentPatient(row, keys, pii);
+    },
+
+    async create(auth: AuthContext, input: CreateInput, ctx: AuditContext): Promise<PatientVO> {
+      const scope = await requireProjectScope(db, auth);
+      const center = await resolveCenter(scope, input.centerId);
+      checkConsistency(input);
+      const facts = input.idNumber ? idNumberFacts(input.idNumber) : null;
+      const idNumberBi = input.idNumber ? blindIndex(keys, input.idNumber) : null;
+      const dup = { idNumberBi, hospitalNo: input.hospitalNo ?? null };
+      await refuseDuplicates(scope, dup);
+      const now = clock.now();
+      const id = await onUniqueViolation(scope, dup, undefined, () =>
+        db.transaction(async (tx) => {
+          const seq = await nextPatientSeq(tx, scope.rootProjectId);
+          const patientNo = `${center.code}-${String(seq).padStart(4, '0')}`;
+          const values: typeof patients.$inferInsert = {
+            tenantId: scope.tenantId,
+            projectId: scope.rootProjectId,
+            subProjectId: scope.projectId !== scope.rootProjectId ? scope.projectId : null,
+            centerId: center.id,
+            seq,
+            patientNo,
+            name: input.name,
+            gender: input.gender ?? facts?.gender ?? null,
+            birthDate: input.birthDate ?? facts?.birthDate ?? null,
+            hospitalNo: input.hospitalNo ?? null,
+            idNumberEnc: input.idNumber ? encryptPhi(keys, input.idNumber) : null,
+            idNumberBi,
+            phoneEnc: input.phone ? encryptPhi(keys, input.phone) : null,
+            phoneBi: input.phone ? blindIndex(keys, input.phone) : null,
+            enrolDate: input.enrolDate ?? null,
+            status: input.status ?? 'screening',
+            createdBy: scope.userId,
+            createdAt: now,
+            updatedBy: scope.userId,
+            updatedAt: now,
+          };
+          const row = await insertPatientRow(tx, values);
+          await audit(
+            tx,
+            ctx,
+            {
+              action: 'patient.create',
+              entityType: 'patient',
+              entityId: row.id,
+              newValue: {
+                patientNo,
+                ...auditValues({
+                  name: input.name,
+                  gender: values.gender,
+                  birthDate: values.birthDate,
+                  hospitalNo: values.hospitalNo,
+                  idNumber: input.idNumber ?? null,
+                  phone: input.phone ?? null,
+                  centerId: center.id,
+                  enrolDate: values.enrolDate,
+                  status: values.status,
+                }),
+              },
+            },
+            now,
+          );
+          return row.id;
+        }),
+      );
+      return presentPatient(await visible(scope, id), keys, hasPii(scope));
+    },
+
+    async update(auth: AuthContext, input: UpdateInput, ctx: AuditContext): Promise<PatientVO> {
+      const scope = await requireProjectScope(db, auth);
+      const before = await visible(scope, input.id);
+      const old: Record<EditableField, string | null> = {
+        name: before.name,
+        gender: before.gender,
+        birthDate: before.birthDate,
+        hospitalNo: before.hospitalNo,
+        idNumber: before.idNumberEnc ? decryptPhi(keys, before.idNumberEnc) : null,
+        phone: before.phoneEnc ? decryptPhi(keys, before.phoneEnc) : null,
+        centerId: before.centerId,
+        enrolDate: before.enrolDate,
+        status: before.status,
+      };
+      const next = { ...old };
+      const changed: (keyof typeof old)[] = [];
+      for (const k of Object.keys(old) as (keyof typeof old)[]) {
+        const value = input[k];
+        if (value === undefined || value === old[k]) continue;
+        next[k] = value;
+        changed.push(k);
+      }
+      if (input.rowVersion !== before.rowVersion) throw new AppError(409, M.stale);
+      if (changed.length === 0) return presentPatient(before, keys, hasPii(scope));
+      if (changed.includes('centerId')) await resolveCenter(scope, next.centerId ?? undefined);
+      if (changed.some((k) => k === 'idNumber' || k === 'birthDate' || k === 'gender')) checkConsistency(next);
+      const idNumberBi = next.idNumber ? blindIndex(keys, next.idNumber) : null;
+      const dup = {
+        idNumberBi: changed.includes('idNumber') ? idNumberBi : null,
+        hospitalNo: changed.includes('hospitalNo') ? next.hospitalNo : null,
+      };
+      await refuseDuplicates(scope, dup, before.id);
+
+      const set: Partial<typeof patients.$inferInsert> = {};
+      for (const k of changed) {
+        if (k === 'idNumber') {
+          set.idNumberEnc = next.idNumber ? encryptPhi(keys, next.idNumber) : null;
+          set.idNumberBi = idNumberBi;
+        } else if (k === 'phone') {
+          set.phoneEnc = next.phone ? encryptPhi(keys, next.phone) : null;
+          set.phoneBi = next.phone ? blindIndex(keys, next.phone) : null;
+        } else if (k === 'name') set.name = next.name ?? before.name;
+        else if (k === 'status') set.status = (next.status ?? before.status) as PatientStatus;
+        else if (k === 'centerId') set.centerId = next.centerId ?? before.centerId;
+        else set[k] = next[k];
+      }
+      const now = clock.now();
+      await onUniqueViolation(scope, dup, before.id, () =>
+        db.transaction(async (tx) => {
+          const row = await updatePatientRow(tx, scope, before.id, input.rowVersion, {
+            ...set,
+            updatedBy: scope.userId,
+            updatedAt: now,
+          });
+          if (!row) throw new AppError(409, M.stale);
+          const pick = (v: typeof old) => auditValues(Object.fromEntries(changed.map((k) => [k, v[k]])));
+          await audit(
+            tx,
+            ctx,
+            {
+              action: 'patient.update',
+              entityType: 'patient',
+              entityId: before.id,
+              oldValue: { rowVersion: before.rowVersion, ...pick(old) },
+              newValue: { rowVersion: row.rowVersion, ...pick(next) },
+            },
+            now,
+          );
+        }),
+      );
+      return presentPatient(await visible(scope, before.id), keys, hasPii(scope));
+    },
+
+    async remove(auth: AuthContext, ids: string[], reason: string | undefined, ctx: AuditContext) {
+      const scope = await requireProjectScope(db, auth);
+      const why = reason?.trim();
+      if (!why) throw new AppError(400, M.reasonRequired, [{ path: 'reason', message: M.reasonRequired }]);
+      const unique = [...new Set(ids.map((x) => x.toLowerCase()))];
+      const now = clock.now();
+      const deleted = await db.transaction(async (tx) => {
+        const rows = await softDeletePatients(tx, scope, unique, {
+          deletedAt: now,
+          deleteReason: why,
+          updatedBy: scope.userId,
+          updatedAt: now,
+        });
+        // All or nothing: an id that is missing, deleted or outside the scope answers 404 and nothing changes.
+        if (rows.length !== unique.length) throw new AppError(404, M.notFound);
+        for (const row of rows)
+          await audit(
+            tx,
+            ctx,
+            {
+              action: 'patient.delete',
+              entityType: 'patient',
+              entityId: row.id,
+              oldValue: { patientNo: row.patientNo },
+              newValue: { deleted: true },
+              reason: why,
+            },
+            now,
+          );
+        return rows.length;
+      });
+      return { deleted };
+    },
+  };
+}

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { page, pageRequest } from './envelope';
+
+/**
+ * Patients of the current project (`/patient/list`, `/patient/add`, `/patient/edit`). Base `patient-info`.
+ *
+ * Scope: the acting tenant, the current project (a sub-project sees only its own cohort, the parent sees all) and the
+ * center rule (a center-scoped member sees only their center's patients). Ids outside the scope answer 404 exactly
+ * like missing ids. Without `patient.pii` name, identity number and phone are masked (`张*`, `1101**********1234`,
+ * `138****0001`); a response with unmasked identity data writes the audit event `patient.pii_read`. Responses carry
+ * `Cache-Control: no-store`.
+ *
+ * `patientNo` is `<center code>-<project sequence>` (`C01-0007`), assigned by the server, unique in the project and
+ * never reused (also after a delete).
+ */
+export const PATIENT_STATUSES = ['screening', 'enrolled', 'withdrawn', 'completed', 'deceased'] as const;
+export type PatientStatus = (typeof PATIENT_STATUSES)[number];
+export const PATIENT_STATUS_LABELS: Readonly<Record<PatientStatus, string>> = {
+  screening: '筛选中',
+  enrolled: '已入组',
+  withdrawn: '已退出',
+  completed: '已完成',
+  deceased: '已死亡',
+};
+
+/** GB/T 2261.1-2003 sex codes. */
+export const PATIENT_GENDERS = ['0', '1', '2', '9'] as const;
+export type PatientGender = (typeof PATIENT_GENDERS)[number];
+export const PATIENT_GENDER_LABELS: Readonly<Record<PatientGender, string>> = {
+  '0': '未知的性别',
+  '1': '男',
+  '2': '女',
+  '9': '未说明的性别',
+};
+
+const isoDate = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, message)
+    .refine((s) => {
+      const d = new Date(`${s}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+    }, message);
+
+/** GB 11643-1999 identity number: 17 digits and a check character (0-9 or X), with a valid checksum. */
+export function isValidIdNumber(value: string): boolean {
+  const v = value.replace(/\s+/g, '').toUpperCase();
+  if (!/^\d{17}[\dX]$/.test(v)) return false;
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += Number(v[i]) * (weights[i] ?? 0);
+  return '10X98765432'[sum % 11] === v[17];
+}
+
+/** The birth date (YYYY-MM-DD) and GB/T 2261.1 sex code ('1' odd, '2' even) an identity number encodes. */
+export function idNumberFacts(value: string): { birthDate: string; gender: '1' | '2' } | null {
+  const v = value.replace(/\s+/g, '').toUpperCase();
+  if (!isValidIdNumber(v)) return null;
+  const birthDate = `${v.slice(6, 10)}-${v.slice(10, 12)}-${v.slice(12, 14)}`;
+  const d = new Date(`${birthDate}T00:00:00Z`);
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== birthDate) return null;
+  return { birthDate, gender: Number(v[16]) % 2 === 1 ? '1' : '2' };
+}
+
+const nameField = z.string().trim().min(1, '请输入患者姓名').max(50, '患者姓名不能超过50个字符');
+const hospitalNoField = z
+  .string()
+  .trim()
+  .min(1, '请输入住院号')
+  .max(32, '住院号不能超过32个字符')
+  .regex(/^[A-Za-z0-9_-]+$/, '住院号只能包含字母、数字、下划线和短横线');
+const idNumberField = z
+  .string()
+  .trim()
+  .max(40, '身份证号格式不正确')
+  .transform((s) => s.replace(/\s+/g, '').toUpperCase())
+  .refine(isValidIdNumber, '身份证号格式不正确或校验位错误');
+const phoneField = z
+  .string()
+  .trim()
+  .max(20, '手机号格式不正确')
+  .transform((s) => s.replace(/[\s-]+/g, ''))
+  .refine((s) => /^1[3-9]\d{9}$/.test(s), '手机号应为11位中国大陆手机号');
+const genderField = z.enum(PATIENT_GENDERS, '请选择性别');
+const statusField = z.enum(PATIENT_STATUSES, '请选择患者状态');
+
+export const patientVO = z.object({
+  id: z.string(),
+  patientNo: z.string(),
+  /** Masked (`张*`) without `patient.pii`. */
+  name: z.string(),
+  gender: z.enum(PATIENT_GENDERS).nullable(),
+  birthDate: z.string().nullable(),
+  hospitalNo: z.string().nullable(),
+  /** Masked (`1101**********1234`) without `patient.pii`. */
+  idNumber: z.string().nullable(),
+  /** Masked (`138****0001`) without `patient.pii`. */
+  phone: z.string().nullable(),
+  /** True when name, identity number and phone are masked. */
+  masked: z.boolean(),
+  centerId: z.string(),
+  centerCode: z.string(),
+  centerName: z.string(),
+  subProjectId: z.string().nullable(),
+  enrolDate: z.string().nullable(),
+  status: z.enum(PATIENT_STATUSES),
+  rowVersion: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PatientVO = z.infer<typeof patientVO>;
+
+export const PATIENT_SORT_FIELDS = [
+  'patientNo',
+  'enrolDate',
+  'createdAt',
+  'updatedAt',
+  'status',
+  'hospitalNo',
+] as const;
+
+/** `POST patient-info/page` (`patient.list`). `keyword` matches patient number, name or hospital number. */
+export const patientPageRequest = pageRequest.extend({
+  keyword: z.string().trim().max(50, '关键字不能超过50个字符').optional(),
+  hospitalNo: z.string().trim().max(32, '住院号不能超过32个字符').optional(),
+  /** Exact match through the blind index. */
+  idNumber: z.string().trim().max(40, '身份证号格式不正确').optional(),
+  centerId: z.guid('请选择中心').optional(),
+  status: statusField.optional(),
+  enrolDateFrom: isoDate('入组日期格式不正确').optional(),
+  enrolDateTo: isoDate('入组日期格式不正确').optional(),
+  sortField: z.enum(PATIENT_SORT_FIELDS, '排序字段不正确').optional(),
+  sortOrder: z.enum(['asc', 'desc'], '排序方向不正确').optional(),
+});
+export type PatientPageRequest = z.input<typeof patientPageRequest>;
+export const patientPageResponse = page(patientVO);
+export type PatientPageResponse = z.infer<typeof patientPageResponse>;
+
+export const patientIdParams = z.object({ id: z.string().max(64, '患者不存在') });
+
+/**
+ * `POST patient-info` (`patient.add`). The center must be an open center of the project within the member's scope
+ * (a center-scoped member's own center is used when omitted). Identity number, birth date and gender must agree.
+ * 409 when the identity number or hospital number is already used in the project (naming the existing patient number).
+ */
+export const patientCreateRequest = z.object({
+  name: nameField,
+  gender: genderField.optional(),
+  birthDate: isoDate('出生日期格式不正确').optional(),
+  hospitalNo: hospitalNoField.optional(),
+  idNumber: idNumberField.optional(),
+  phone: phoneField.optional(),
+  centerId: z.guid('请选择中心').optional(),
+  enrolDate: isoDate('入组日期格式不正确').optional(),
+  status: statusField.optional(),
+});
+export type PatientCreateRequest = z.input<typeof patientCreateRequest>;
+
+/**
+ * `PUT patient-info` (`patient.edit`): the fields sent change (null clears an optional one). `rowVersion` is the version
+ * the edit started from: 409 '患者信息已被他人修改，请刷新后重试' when someone saved in between.
+ */
+export const patientUpdateRequest = z.object({
+  id: z.guid('患者不存在'),
+  rowVersion: z.number('请提供数据版本').int('请提供数据版本').min(1, '请提供数据版本'),
+  name: nameField.optional(),
+  gender: genderField.nullable().optional(),
+  birthDate: isoDate('出生日期格式不正确').nullable().optional(),
+  hospitalNo: hospitalNoField.nullable().optional(),
+  idNumber: idNumberField.nullable().optional(),
+  phone: phoneField.nullable().optional(),
+  centerId: z.guid('请选择中心').optional(),
+  enrolDate: isoDate('入组日期格式不正确').nullable().optional(),
+  status: statusField.optional(),
+});
+export type PatientUpdateRequest = z.input<typeof patientUpdateRequest>;
+
+/** `DELETE patient-info?ids=a,b&reason=...` (`patient.delete`): soft delete, the reason is required. */
+export const patientDeleteQuery = z.object({
+  ids: z
+    .string()
+    .max(200 * 37, '一次最多删除200名患者')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== ''),
+    )
+    .pipe(z.array(z.guid('患者不存在')).min(1, '请选择要删除的患者').max(200, '一次最多删除200名患者')),
+  reason: z.string().trim().max(500, '删除原因不能超过500个字符').optional(),
+});
+export const patientDeleteResponse = z.object({ deleted: z.number().int() });
