@@ -10,7 +10,9 @@ import { runMigrations } from './db/migrate';
 import { closePool, createPool } from './db/pool';
 import { ensureReferenceData } from './db/reference-data/ensure-reference-data';
 import { DEMO_ACCOUNTS, seedDemo, seedReferenceData } from './db/seed';
+import { resolvePhiKeys } from './lib/phi-crypto';
 import { purgeExpiredSignInData } from './modules/auth/auth.repository';
+import { seedDemoPatients } from './modules/patient/patient.seed';
 
 /** Longest a graceful shutdown may take before the process exits anyway. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -71,6 +73,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
 
   try {
+    // The PHI keys before anything else: a production start without them stops here with a clear message.
+    const phiKeys = await resolvePhiKeys(config);
     let connectionString = config.databaseUrl;
     if (!connectionString) {
       embedded = await startEmbeddedPostgres({
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
     if (loaded.lists.length > 0) log.info(`已载入内置字典: ${loaded.lists.join(', ')}`);
     if (loaded.areas) log.info(`已载入行政区划: ${loaded.areas}`);
     const seeded = config.seedDemo ? await seedDemo(db) : false;
+    if (config.seedDemo) await seedDemoPatients(db, phiKeys);
     app = await buildApp({ config, pool, logger: { level: config.logLevel } });
     await app.listen({ host: config.host, port: config.port });
     printBanner(config, seeded);
@@ -108,6 +113,7 @@ async function main(): Promise<void> {
     void purge();
     setInterval(() => void purge(), PURGE_INTERVAL_MS).unref();
   } catch (err) {
+    if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
     log.fatal({ err }, '启动失败');
     await shutdown('startup failure', 1);
   }

@@ -120,7 +120,10 @@ export const PATIENT_SORT_FIELDS = [
   'hospitalNo',
 ] as const;
 
-/** `POST patient-info/page` (`patient.list`). `keyword` matches patient number, name or hospital number. */
+/**
+ * `POST patient-info/page` (`patient.list`). `keyword` matches patient number, hospital number and (with `patient.pii`)
+ * name; `idNumber` is an exact search through the blind index and needs `patient.pii` (else 403).
+ */
 export const patientPageRequest = pageRequest.extend({
   keyword: z.string().trim().max(50, '关键字不能超过50个字符').optional(),
   hospitalNo: z.string().trim().max(32, '住院号不能超过32个字符').optional(),

@@ -1,0 +1,165 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { centers, patients, projects, tenants, users } from '../../db/schema';
+import { blindIndex, encryptPhi, type PhiKeys } from '../../lib/phi-crypto';
+import { nextPatientSeq } from './patient.repository';
+
+/** A GB 11643 identity number from its first 17 digits (the check character computed). */
+function withCheck(first17: string): string {
+  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const sum = [...first17].reduce((acc, d, i) => acc + Number(d) * (w[i] ?? 0), 0);
+  return first17 + '10X98765432'.charAt(sum % 11);
+}
+
+type DemoPatient = {
+  center: 'C01' | 'C02';
+  /** In the HFpEF sub-project's cohort. */
+  sub?: boolean;
+  name: string;
+  id17: string;
+  phone: string;
+  hospitalNo: string;
+  enrolDate: string;
+  status: 'screening' | 'enrolled' | 'withdrawn' | 'completed' | 'deceased';
+};
+
+/** Synthetic people: the identity numbers are well-formed but invented (region, birth date, sequence). */
+const DEMO_PATIENTS: DemoPatient[] = [
+  {
+    center: 'C01',
+    name: '王建国',
+    id17: '11010519580314201',
+    phone: '13801010001',
+    hospitalNo: 'ZY2026001',
+    enrolDate: '2026-01-08',
+    status: 'enrolled',
+  },
+  {
+    center: 'C01',
+    name: '李秀英',
+    id17: '11010819620721102',
+    phone: '13901010002',
+    hospitalNo: 'ZY2026002',
+    enrolDate: '2026-01-15',
+    status: 'enrolled',
+  },
+  {
+    center: 'C01',
+    sub: true,
+    name: '欧阳明华',
+    id17: '31010419550902303',
+    phone: '13701010003',
+    hospitalNo: 'ZY2026003',
+    enrolDate: '2026-02-03',
+    status: 'enrolled',
+  },
+  {
+    center: 'C01',
+    name: '张桂兰',
+    id17: '11010219490130004',
+    phone: '13601010004',
+    hospitalNo: 'ZY2026004',
+    enrolDate: '2026-02-20',
+    status: 'deceased',
+  },
+  {
+    center: 'C01',
+    name: '陈志强',
+    id17: '11010619700415005',
+    phone: '15001010005',
+    hospitalNo: 'ZY2026005',
+    enrolDate: '2026-03-11',
+    status: 'screening',
+  },
+  {
+    center: 'C02',
+    name: '刘淑珍',
+    id17: '44010619600612106',
+    phone: '13802020006',
+    hospitalNo: 'B20260101',
+    enrolDate: '2026-01-22',
+    status: 'enrolled',
+  },
+  {
+    center: 'C02',
+    sub: true,
+    name: '赵德明',
+    id17: '44010319530227207',
+    phone: '18602020007',
+    hospitalNo: 'B20260102',
+    enrolDate: '2026-02-14',
+    status: 'completed',
+  },
+  {
+    center: 'C02',
+    name: '孙丽',
+    id17: '44010419781108308',
+    phone: '17702020008',
+    hospitalNo: 'B20260103',
+    enrolDate: '2026-03-02',
+    status: 'withdrawn',
+  },
+];
+
+/**
+ * Demo patients of 心力衰竭注册登记研究 (HF-REG) at C01 and C02, two in the HFpEF sub-project, encrypted with the
+ * running instance's keys. Idempotent: does nothing once HF-REG has a patient (or when the demo data is absent).
+ */
+export async function seedDemoPatients(db: Db, keys: PhiKeys): Promise<number> {
+  const [hf] = await db
+    .select({ id: projects.id, tenantId: projects.tenantId })
+    .from(projects)
+    .innerJoin(tenants, eq(tenants.id, projects.tenantId))
+    .where(and(eq(tenants.code, 'h001'), eq(projects.code, 'HF-REG'), isNull(projects.parentId)))
+    .limit(1);
+  if (!hf) return 0;
+  const [sub] = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.tenantId, hf.tenantId), eq(projects.parentId, hf.id), eq(projects.code, 'HF-REG-HFPEF')))
+    .limit(1);
+  const centerRows = await db
+    .select({ id: centers.id, code: centers.code })
+    .from(centers)
+    .where(and(eq(centers.tenantId, hf.tenantId), eq(centers.projectId, hf.id)));
+  const centerOf = new Map(centerRows.map((c) => [c.code, c]));
+  const [entry] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.tenantId, hf.tenantId), eq(users.username, 'entry')))
+    .limit(1);
+  return db.transaction(async (tx) => {
+    // The advisory lock of nextPatientSeq serialises two instances seeding at once; the check runs after it.
+    let seq = await nextPatientSeq(tx, hf.id);
+    if (seq > 1) return 0;
+    let n = 0;
+    for (const p of DEMO_PATIENTS) {
+      const center = centerOf.get(p.center);
+      if (!center) continue;
+      const idNumber = withCheck(p.id17);
+      await tx.insert(patients).values({
+        tenantId: hf.tenantId,
+        projectId: hf.id,
+        subProjectId: p.sub && sub ? sub.id : null,
+        centerId: center.id,
+        seq,
+        patientNo: `${center.code}-${String(seq).padStart(4, '0')}`,
+        name: p.name,
+        gender: Number(idNumber[16]) % 2 === 1 ? '1' : '2',
+        birthDate: `${idNumber.slice(6, 10)}-${idNumber.slice(10, 12)}-${idNumber.slice(12, 14)}`,
+        hospitalNo: p.hospitalNo,
+        idNumberEnc: encryptPhi(keys, idNumber),
+        idNumberBi: blindIndex(keys, idNumber),
+        phoneEnc: encryptPhi(keys, p.phone),
+        phoneBi: blindIndex(keys, p.phone),
+        enrolDate: p.enrolDate,
+        status: p.status,
+        createdBy: entry?.id ?? null,
+        updatedBy: entry?.id ?? null,
+      });
+      seq += 1;
+      n += 1;
+    }
+    return n;
+  });
+}
