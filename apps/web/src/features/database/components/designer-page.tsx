@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, App, Badge, Button, Card, Dropdown, Result, Space, Spin, Tabs, Tag, Tooltip, Typography } from 'antd';
 import {
   DownloadOutlined,
@@ -22,7 +22,7 @@ import { discardDraft } from '../api/discard-draft';
 import { exportDefinition } from '../api/export-definition';
 import { useVersion } from '../api/get-version';
 import { useDicts } from '../api/list-dicts';
-import { findForm } from '../hooks/definition-ops';
+import { findForm, type FieldRef } from '../hooks/definition-ops';
 import { DesignerContext, publishedIndex, type DesignerContextValue } from '../hooks/designer-context';
 import { useDesignerStore, useIsDirty } from '../hooks/use-designer-store';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
@@ -56,6 +56,17 @@ function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
+
+/**
+ * A side tab's content, rendered again only while its tab is active: antd keeps a visited tab mounted (hidden), and
+ * the preview's whole CRF re-rendering on every keystroke in 字段属性 was a good part of the typing latency.
+ */
+const WhileActive = memo(
+  function WhileActive({ children }: { active: boolean; children: ReactNode }) {
+    return <>{children}</>;
+  },
+  (prev, next) => !next.active || (prev.active && prev.children === next.children),
+);
 
 function Designer({ followUp }: { followUp: boolean }) {
   const { modal } = App.useApp();
@@ -152,6 +163,15 @@ function Designer({ followUp }: { followUp: boolean }) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onSave, undo, redo]);
+
+  const pickProblem = useCallback(
+    (target: { formKey: string; field: FieldRef | null }) => {
+      if (target.field) selectField(target.field);
+      else selectForm(target.formKey);
+      if (target.field) setPanel('properties');
+    },
+    [selectField, selectForm],
+  );
 
   const openPublish = async () => {
     if (!(await save())) return;
@@ -311,7 +331,11 @@ function Designer({ followUp }: { followUp: boolean }) {
                 {
                   key: 'preview',
                   label: '预览',
-                  children: <PreviewPanel key={form?.key ?? ''} form={form} definition={previewDefinition} />,
+                  children: (
+                    <WhileActive active={panel === 'preview'}>
+                      <PreviewPanel key={form?.key ?? ''} form={form} definition={previewDefinition} />
+                    </WhileActive>
+                  ),
                 },
                 {
                   key: 'problems',
@@ -322,15 +346,9 @@ function Designer({ followUp }: { followUp: boolean }) {
                     </Space>
                   ),
                   children: (
-                    <ProblemsPanel
-                      problems={problems}
-                      definition={deferred}
-                      onPick={(target) => {
-                        if (target.field) selectField(target.field);
-                        else selectForm(target.formKey);
-                        if (target.field) setPanel('properties');
-                      }}
-                    />
+                    <WhileActive active={panel === 'problems'}>
+                      <ProblemsPanel problems={problems} definition={deferred} onPick={pickProblem} />
+                    </WhileActive>
                   ),
                 },
               ]}
