@@ -132,6 +132,24 @@ describe('POST patient-info', () => {
     expect(res.json<Body>().message).toBe('中心不存在或已关闭');
   });
 
+  it('should answer 404 when the center is closed', async () => {
+    const [org] = await t.db.select().from(centers).where(eq(centers.id, c01));
+    const [closed] = await t.db
+      .insert(centers)
+      .values({
+        tenantId: org?.tenantId ?? '',
+        projectId: hfId,
+        organisationId: org?.organisationId ?? '',
+        code: 'C99',
+        name: '已关闭中心',
+        status: 'closed',
+      })
+      .returning();
+    const res = await create(owner, { name: '关闭', centerId: closed?.id });
+    expect(res.statusCode).toBe(404);
+    expect(res.json<Body>().message).toBe('中心不存在或已关闭');
+  });
+
   it('should ask for a center when a member of all centers sends none', async () => {
     const res = await create(owner, { name: '赵六' });
     expect(res.statusCode).toBe(400);
@@ -399,5 +417,28 @@ describe('DELETE patient-info', () => {
     const again = await create(owner, { name: '欧阳娜娜', centerId: c01, idNumber: ID_B });
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json<Body<Patient>>().data.patientNo).not.toBe(c01Patient.patientNo);
+  });
+});
+
+describe('sub-project cohort', () => {
+  it('should show a sub-project only its own cohort while the parent sees every patient', async () => {
+    const [sub] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG-HFPEF'));
+    const subToken = await t.login('owner', 'Demo@2026');
+    const entered = await t.api({
+      method: 'GET',
+      url: `/web-project/change?projectId=${sub?.id ?? ''}`,
+      token: subToken,
+    });
+    expect(entered.statusCode, entered.body).toBe(200);
+    const res = await create(subToken, { name: '周八', centerId: c02, hospitalNo: 'SUB001' });
+    expect(res.statusCode, res.body).toBe(200);
+    const subPatient = res.json<Body<Patient>>().data;
+    const subList = (await listPage(subToken)).data;
+    expect(subList.records.map((p) => p.id)).toEqual([subPatient.id]);
+    expect((await api(subToken, 'GET', `/patient-info/${c02Patient.id}`)).statusCode).toBe(404);
+    expect((await listPage(owner)).data.records.some((p) => p.id === subPatient.id)).toBe(true);
+    // The hospital number is unique across the parent and its sub-projects.
+    const dup = await create(owner, { name: '周八', centerId: c02, hospitalNo: 'SUB001' });
+    expect(dup.statusCode).toBe(409);
   });
 });
