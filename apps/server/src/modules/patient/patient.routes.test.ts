@@ -368,6 +368,14 @@ describe('PUT patient-info', () => {
     expect(res.json<Body>().issues?.[0]?.path).toBe('birthDate');
   });
 
+  it('should fill an empty birth date and gender when an identity number is added', async () => {
+    const added = (await create(owner, { name: '钱九', centerId: c01 })).json<Body<Patient>>().data;
+    const id = idNo('32010219771203005');
+    const res = await api(owner, 'PUT', '/patient-info', { id: added.id, rowVersion: added.rowVersion, idNumber: id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<Body<Patient>>().data).toMatchObject({ idNumber: id, birthDate: '1977-12-03', gender: '1' });
+  });
+
   it('should answer 409 when the edit takes a hospital number of another patient', async () => {
     const res = await api(owner, 'PUT', '/patient-info', {
       id: c01Patient.id,

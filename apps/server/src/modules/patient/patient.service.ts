@@ -291,6 +291,16 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
         next[k] = value;
         changed.push(k);
       }
+      // A new identity number fills an empty birth date and gender, as on add.
+      const facts = changed.includes('idNumber') && next.idNumber ? idNumberFacts(next.idNumber) : null;
+      if (facts && next.birthDate === null && input.birthDate === undefined) {
+        next.birthDate = facts.birthDate;
+        changed.push('birthDate');
+      }
+      if (facts && next.gender === null && input.gender === undefined) {
+        next.gender = facts.gender;
+        changed.push('gender');
+      }
       if (input.rowVersion !== before.rowVersion) throw new AppError(409, M.stale);
       if (changed.length === 0) return presentPatient(before, keys, hasPii(scope));
       if (changed.includes('centerId')) await resolveCenter(scope, next.centerId ?? undefined);
