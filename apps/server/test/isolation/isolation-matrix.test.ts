@@ -145,6 +145,7 @@ function resolverOf(w: TenantWorld): IdResolver {
     if (area.includes('user')) return w.outsider.id;
     if (area.includes('tenant')) return w.tenantId;
     if (area.includes('form-definition')) return w.version;
+    if (area.includes('patient')) return w.patient;
     return w.p1;
   };
 }
