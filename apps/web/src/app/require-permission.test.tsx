@@ -61,4 +61,24 @@ describe('RequirePermission', { timeout: 60_000 }, () => {
     expect(await screen.findByText('分中心列表')).toBeInTheDocument();
     expect(useMenuStore.getState().permissions).toEqual(expect.arrayContaining(['center.manage', 'project.list']));
   });
+
+  it('should let a page opened for another project switch first, and judge the stored project otherwise', async () => {
+    setToken('tok');
+    useProjectStore
+      .getState()
+      .selectProject({ projectCode: 'T2', projectId: 'p-2', projectName: '糖尿病', subProject: false });
+    serveMenu(['home.view']);
+    const page = (at: string) =>
+      renderRoute(
+        <RequirePermission codes={['database.config']}>
+          <p>数据库设计</p>
+        </RequirePermission>,
+        { path: '/manage/database', at },
+      );
+    const opened = page('/manage/database?projectId=p-1&projectName=%E5%BF%83%E8%A1%B0');
+    expect(await screen.findByText('数据库设计')).toBeInTheDocument();
+    opened.unmount();
+    page('/manage/database?projectId=p-2');
+    expect(await screen.findByText('无权限访问该页面')).toBeInTheDocument();
+  });
 });

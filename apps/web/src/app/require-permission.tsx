@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Button, Result, Spin } from 'antd';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { MENU_GROUPS } from '@registry/shared/constants';
 import { useMenu } from '../features/menu/api/get-menu';
 import { hasAnyPermission } from '../lib/permission';
@@ -32,7 +32,14 @@ export function ForbiddenResult() {
  * result otherwise.
  */
 export function RequirePermission({ codes, children }: { codes: readonly string[]; children: ReactNode }) {
-  const hasProject = Boolean(useProjectStore((s) => s.projectId));
+  const storedProjectId = useProjectStore((s) => s.projectId);
+  const hasProject = Boolean(storedProjectId);
+  // A page opened for another project (the header's 配置表单: `?projectId=`) switches project first; judging it on
+  // the previously stored project would be wrong. The server checks every call of the page, and once the page has
+  // switched (and dropped the parameter) this gate judges the new project's permissions.
+  const [params] = useSearchParams();
+  const wantedProjectId = params.get('projectId');
+  const switching = Boolean(wantedProjectId && wantedProjectId !== storedProjectId);
   const menu = useMenu(MENU_GROUPS.person);
   const projectMenu = useMenu(MENU_GROUPS.project, hasProject);
   const stored = useMenuStore((s) => s.permissions);
@@ -54,6 +61,7 @@ export function RequirePermission({ codes, children }: { codes: readonly string[
       </div>
     );
   }
+  if (switching) return <>{children}</>;
   const held = [...stored, ...(menu.data?.permissions ?? []), ...(projectMenu.data?.permissions ?? [])];
   return hasAnyPermission(held, codes) ? <>{children}</> : <ForbiddenResult />;
 }
