@@ -72,6 +72,13 @@ describe('phi crypto', () => {
     expect(await readFile(file, 'utf8')).toContain('"currentKeyId": "v1"');
   });
 
+  it('should leave a new DATA_DIR traversable for the embedded PostgreSQL user and lock only keys/', async () => {
+    const dataDir = path.join(await tempDir(), 'fresh', 'data');
+    await resolvePhiKeys({ dataDir, databaseUrl: undefined, phiEncryptionKey: undefined, phiBlindIndexKey: undefined });
+    expect((await stat(dataDir)).mode & 0o001).toBe(0o001);
+    expect((await stat(path.join(dataDir, 'keys'))).mode & 0o777).toBe(0o700);
+  });
+
   it('should stop the start with a clear message when DATABASE_URL is set and a key is missing', async () => {
     const dataDir = await tempDir();
     const config = {

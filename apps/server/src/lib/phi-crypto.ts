@@ -131,6 +131,8 @@ export async function resolvePhiKeys(
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   if (text !== undefined) return parseKeyFile(text, file);
+  // DATA_DIR keeps its default mode (the embedded PostgreSQL's system user must traverse it); only keys/ is 0700.
+  await mkdir(config.dataDir, { recursive: true });
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const created: KeyFile = {
     currentKeyId: 'v1',
