@@ -569,20 +569,7 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
         field.type = 'textarea';
         break;
       case 'radio':
-      case 'dropdown': {
-        const options = setOptions();
-        if (options.length === 0) {
-          note(row, 'untranslated', '没有选项，已作为单行文本导入', {
-            ...at,
-            column: 'choices',
-            source: choices || null,
-          });
-        } else {
-          field.type = 'radio';
-          field.options = options;
-        }
-        break;
-      }
+      case 'dropdown':
       case 'checkbox': {
         const options = setOptions();
         if (options.length === 0) {
@@ -592,7 +579,7 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
             source: choices || null,
           });
         } else {
-          field.type = 'checkbox';
+          field.type = redcapType === 'checkbox' ? 'checkbox' : 'radio';
           field.options = options;
         }
         break;
