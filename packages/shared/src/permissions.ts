@@ -17,6 +17,12 @@ export const PERMISSIONS = {
   patientDelete: 'patient.delete',
   patientExport: 'patient.export',
   patientPii: 'patient.pii',
+  /** Source data verification of data points, and marking a submitted form verified (monitors). */
+  patientSdv: 'patient.sdv',
+  /** Lock and unlock forms (data manager, PI): a locked form refuses every change. */
+  patientLock: 'patient.lock',
+  /** Raise and close queries on data points (monitors); anyone with patient.edit may answer. */
+  patientQuery: 'patient.query',
   databaseConfig: 'database.config',
   followupList: 'followup.list',
   followupEdit: 'followup.edit',
@@ -57,6 +63,9 @@ export const PROJECT_PERMISSION_CODES = [
   PERMISSIONS.patientDelete,
   PERMISSIONS.patientExport,
   PERMISSIONS.patientPii,
+  PERMISSIONS.patientSdv,
+  PERMISSIONS.patientLock,
+  PERMISSIONS.patientQuery,
   PERMISSIONS.databaseConfig,
   PERMISSIONS.followupList,
   PERMISSIONS.followupEdit,
@@ -85,6 +94,9 @@ export const PROJECT_PERMISSION_LABELS: Record<ProjectPermissionCode, string> = 
   'patient.delete': '删除患者',
   'patient.export': '导出患者',
   'patient.pii': '查看患者身份信息',
+  'patient.sdv': '源数据核查',
+  'patient.lock': '锁定表单',
+  'patient.query': '发起与关闭质疑',
   'database.config': '数据库设计',
   'followup.list': '查看随访',
   'followup.edit': '执行随访',

@@ -111,6 +111,25 @@ export const patientVO = z.object({
 });
 export type PatientVO = z.infer<typeof patientVO>;
 
+/**
+ * A row of the patient list: the patient plus the values of the list-flagged CRF fields (`listColumn`), keyed by field
+ * key, from the first instance of their form (a PHI field's value is null without `patient.pii`).
+ */
+export const patientListItem = patientVO.extend({
+  fields: z.record(z.string(), z.unknown()),
+});
+export type PatientListItem = z.infer<typeof patientListItem>;
+
+export const FIELD_FILTER_OPS = ['eq', 'contains', 'gte', 'lte', 'empty', 'notEmpty'] as const;
+export type FieldFilterOp = (typeof FIELD_FILTER_OPS)[number];
+/** A filter on a list-flagged CRF field: `eq` (a choice's code, a number, a date), `contains` (text), ranges. */
+export const fieldFilter = z.object({
+  fieldKey: z.string().min(1, '请选择字段').max(64, '字段不存在'),
+  op: z.enum(FIELD_FILTER_OPS, '筛选条件不正确'),
+  value: z.union([z.string().max(200, '筛选值过长'), z.number()]).optional(),
+});
+export type FieldFilter = z.infer<typeof fieldFilter>;
+
 export const PATIENT_SORT_FIELDS = [
   'patientNo',
   'enrolDate',
@@ -133,11 +152,16 @@ export const patientPageRequest = pageRequest.extend({
   status: statusField.optional(),
   enrolDateFrom: isoDate('入组日期格式不正确').optional(),
   enrolDateTo: isoDate('入组日期格式不正确').optional(),
-  sortField: z.enum(PATIENT_SORT_FIELDS, '排序字段不正确').optional(),
+  /** A fixed sort field, or `field:<fieldKey>` for a list-flagged CRF field. */
+  sortField: z
+    .union([z.enum(PATIENT_SORT_FIELDS), z.string().regex(/^field:[a-z][a-z0-9_]{0,63}$/)], '排序字段不正确')
+    .optional(),
   sortOrder: z.enum(['asc', 'desc'], '排序方向不正确').optional(),
+  /** Filters on list-flagged CRF fields (400 naming the field when it is not one). */
+  fieldFilters: z.array(fieldFilter).max(10, '最多10个字段筛选条件').optional(),
 });
 export type PatientPageRequest = z.input<typeof patientPageRequest>;
-export const patientPageResponse = page(patientVO);
+export const patientPageResponse = page(patientListItem);
 export type PatientPageResponse = z.infer<typeof patientPageResponse>;
 
 export const patientIdParams = z.object({ id: z.string().max(64, '患者不存在') });

@@ -1,6 +1,7 @@
 import { PERMISSIONS } from '@registry/shared/permissions';
 import {
   idNumberFacts,
+  PATIENT_SORT_FIELDS,
   type patientCreateRequest,
   type PatientPageResponse,
   type PatientStatus,
@@ -170,7 +171,9 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
         enrolDateFrom: q.enrolDateFrom,
         enrolDateTo: q.enrolDateTo,
       };
-      const paging = { current: q.current, size: q.size, sortField: q.sortField, sortOrder: q.sortOrder };
+      // TODO(issue 5, list step): CRF list columns, their filters and `field:<key>` sorting.
+      const sortField = PATIENT_SORT_FIELDS.find((f) => f === q.sortField);
+      const paging = { current: q.current, size: q.size, sortField, sortOrder: q.sortOrder };
       // The read and its audit event share one transaction: no unmasked page leaves without its event.
       const { records, total } = await db.transaction(async (tx) => {
         const result = await pagePatients(tx, scope, filter, paging);
@@ -185,7 +188,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
         return result;
       });
       return {
-        records: records.map((r) => presentPatient(r, keys, pii)),
+        records: records.map((r) => ({ ...presentPatient(r, keys, pii), fields: {} })),
         total,
         current: q.current,
         size: q.size,
