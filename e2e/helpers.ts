@@ -24,11 +24,14 @@ export async function storedToken(page: Page): Promise<{ local: string | null; s
 
 /** Picks `option` in the antd Select labelled `label` inside `scope` (a dialog or the page). */
 export async function chooseOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
-  await scope.getByLabel(label, { exact: true }).click();
-  await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
-    .getByTitle(option, { exact: true })
-    .click();
+  const select = scope.getByLabel(label, { exact: true });
+  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  // A select clicked while its dialog still animates in, or before its options have loaded, may not open or may open
+  // empty: open it again until the option can be clicked.
+  await expect(async () => {
+    if (!(await dropdown.isVisible())) await select.click();
+    await dropdown.getByTitle(option, { exact: true }).click({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** Signs out through the header's user menu. */
