@@ -260,18 +260,17 @@ export async function readImportSheet(
   if (matched.size === 0) throw new AppError(400, IMPORT_MESSAGES.noKeys);
 
   const rows: SheetRow[] = [];
-  const last = sheet.actualRowCount > 0 ? sheet.rowCount : 0;
-  for (let r = FIRST_DATA_ROW; r <= last; r++) {
-    const row = sheet.getRow(r);
-    if (!row.hasValues) continue;
+  // only the rows the file holds (a column formatted to the sheet's end adds no row objects to walk)
+  sheet.eachRow({ includeEmpty: false }, (row, r) => {
+    if (r < FIRST_DATA_ROW || !row.hasValues) return;
     const cells: SheetCell[] = [];
     for (const [n, { column, letter }] of matched) {
       const raw = readCell(row.getCell(n));
       if (raw !== undefined) cells.push({ column, letter, raw });
     }
-    if (cells.length === 0) continue;
+    if (cells.length === 0) return;
     rows.push({ rowNo: r, cells });
     if (rows.length > MAX_IMPORT_ROWS) throw new AppError(400, IMPORT_MESSAGES.tooManyRows);
-  }
+  });
   return { rows, errors };
 }

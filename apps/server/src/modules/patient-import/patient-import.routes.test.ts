@@ -549,6 +549,50 @@ describe('POST patient-import/commit', () => {
     }
   });
 
+  it('should refuse an empty template and a file over the row limit', async () => {
+    const empty = await upload(owner, 'commit', template);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json<Body>().message).toBe('文件中没有要导入的数据');
+    const dry = await upload(owner, 'dry-run', template);
+    expect(dry.json<Body<ImportReport>>().data).toMatchObject({ rowCount: 0, ok: false });
+    const big = await workbook(Array.from({ length: 5001 }, (_, i) => ({ 'patient.name': `患者${i}` })));
+    const res = await upload(owner, 'dry-run', big);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Body>().message).toBe('一次最多导入 5000 行，请分成多个文件导入');
+  });
+
+  it('should import into a sub-project its parent’s forms and its own, the patients in its cohort', async () => {
+    const [sub] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG-HFPEF'));
+    const token = await t.login('owner', 'Demo@2026');
+    await t.api({ method: 'GET', url: `/web-project/change?projectId=${sub?.id ?? ''}`, token });
+    const tpl = await t.api({ method: 'GET', url: '/patient-import/template', token });
+    expect(tpl.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(tpl.rawPayload as unknown as ExcelJS.Buffer);
+    const sheet = book.getWorksheet('患者数据');
+    if (!sheet) throw new Error('no sheet');
+    const keys = (sheet.getRow(2).values as unknown[]).filter(Boolean).map(String);
+    expect(keys).toEqual(expect.arrayContaining(['weight', 'e_e_ratio', 'h2fpef_score']));
+    const col = (key: string) => keys.indexOf(key) + 1;
+    sheet.getRow(3).getCell(col('patient.name')).value = '郑八';
+    sheet.getRow(3).getCell(col('patient.centerCode')).value = 'C01';
+    sheet.getRow(3).getCell(col('weight')).value = 66;
+    sheet.getRow(3).getCell(col('h2fpef_score')).value = 7;
+    const res = await upload(token, 'commit', Buffer.from(await book.xlsx.writeBuffer()));
+    expect(res.statusCode, res.body).toBe(200);
+    const [created] = await t.db.select().from(patients).where(eq(patients.name, '郑八'));
+    expect(created?.subProjectId).toBe(sub?.id);
+    const records = await t.db
+      .select()
+      .from(formRecords)
+      .where(eq(formRecords.patientId, created?.id ?? ''));
+    expect(records.map((r) => [r.formKey, r.projectId]).sort()).toEqual([
+      ['hfpef_assessment', sub?.id],
+      ['vital_signs', sub?.id],
+    ]);
+    expect(records.find((r) => r.formKey === 'hfpef_assessment')?.data).toEqual({ h2fpef_score: 7, hfpef_likely: 1 });
+  });
+
   it('should answer 403 without patient.add and 400 without a file', async () => {
     expect((await upload(viewer, 'commit', template)).statusCode).toBe(403);
     const res = await t.api({

@@ -419,7 +419,12 @@ export function createPatientImportService(deps: {
           if (issue.level === 'hard') atField(issue.fieldKey, issue.message, form.title);
         const changes = diffLeaves(form, stored?.data ?? {}, verdict.data);
         valueCount += changes.length;
-        const status: RecordStatus = stored ? (stored.status === 'verified' ? 'submitted' : stored.status) : 'draft';
+        // a change to a verified record returns it to submitted; an unchanged one keeps its status
+        const status: RecordStatus = !stored
+          ? 'draft'
+          : stored.status === 'verified' && changes.length > 0
+            ? 'submitted'
+            : stored.status;
         formPlans.push({
           form,
           versionId: column.versionId,
