@@ -58,6 +58,7 @@ describe('route table', () => {
 
   it('should gate the patient list and add pages by their permission when they are ready', () => {
     const gate = (path: string) => ROUTES.find((route) => route.path === path);
+    expect(gate('/patient/list')).toMatchObject({ ready: true, permissions: ['patient.list'] });
     expect(gate('/patient/add')).toMatchObject({ ready: true, permissions: ['patient.add'] });
   });
 });
