@@ -202,7 +202,7 @@ export function fieldColumn(
     hint: `表单：${field.formTitle}`,
     defaultWidth: field.filter === 'text' ? 160 : 120,
     defaultVisible: true,
-    sortField: fieldColumnKey(field.key),
+    sortField: hidden ? undefined : fieldColumnKey(field.key),
     align: field.filter === 'number' ? 'right' : undefined,
     render: (p) => {
       const value = p.fields[field.key];

@@ -5,7 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import type { CenterVO } from '@registry/shared/contracts/center';
 import { PATIENT_STATUS_LABELS, PATIENT_STATUSES, type PatientStatus } from '@registry/shared/contracts/patient';
 import { DictSelect } from '../../../components/dict-select/dict-select';
-import type { ListField } from '../hooks/list-fields';
+import { EMPTY_CHOICE, NOT_EMPTY_CHOICE, type ListField } from '../hooks/list-fields';
 import { MAX_FIELD_FILTERS, type FieldFilterState, type PrivateQuery, type UrlQuery } from '../hooks/list-query';
 
 type Range = [Dayjs | null, Dayjs | null] | null;
@@ -40,7 +40,9 @@ export function toFilterValues(url: UrlQuery, hidden: PrivateQuery): FilterValue
   const f: Record<string, FieldValues> = {};
   for (const filter of [...url.fieldFilters, ...hidden.fieldFilters]) {
     const entry = (f[filter.fieldKey] ??= {});
-    if (filter.op === 'eq') entry.eq = filter.value;
+    if (filter.op === 'empty') entry.eq = EMPTY_CHOICE;
+    else if (filter.op === 'notEmpty') entry.eq = NOT_EMPTY_CHOICE;
+    else if (filter.op === 'eq') entry.eq = filter.value;
     else if (filter.op === 'contains') entry.contains = filter.value;
     else if (filter.op === 'gte' || filter.op === 'lte') {
       const numeric = Number(filter.value);
@@ -73,7 +75,9 @@ export function fromFilterValues(values: FilterValues, fields: readonly ListFiel
     const out = field.phi ? phi : open;
     const push = (filter: FieldFilterState) => out.push(filter);
     if (field.filter === 'choice' || field.filter === 'dict') {
-      if (v.eq) push({ fieldKey: field.key, op: 'eq', value: v.eq });
+      if (v.eq === EMPTY_CHOICE) push({ fieldKey: field.key, op: 'empty' });
+      else if (v.eq === NOT_EMPTY_CHOICE) push({ fieldKey: field.key, op: 'notEmpty' });
+      else if (v.eq) push({ fieldKey: field.key, op: 'eq', value: v.eq });
     } else if (field.filter === 'text') {
       const text = trimmed(v.contains);
       if (text) push({ fieldKey: field.key, op: 'contains', value: text });
@@ -102,6 +106,16 @@ export function fromFilterValues(values: FilterValues, fields: readonly ListFiel
   return { url, hidden };
 }
 
+/** A choice filter offers the options, the missing-data codes, and 未填写 / 已填写. */
+function choiceOptions(field: ListField) {
+  return [
+    ...field.options.map((o) => ({ value: o.code, label: o.label })),
+    ...field.missingCodes.map((c) => ({ value: c.code, label: `${c.label}（缺失）` })),
+    { value: NOT_EMPTY_CHOICE, label: '（已填写）' },
+    { value: EMPTY_CHOICE, label: '（未填写）' },
+  ];
+}
+
 function FieldFilterInput({ field }: { field: ListField }) {
   const label = field.unit ? `${field.label}（${field.unit}）` : field.label;
   switch (field.filter) {
@@ -113,7 +127,7 @@ function FieldFilterInput({ field }: { field: ListField }) {
             allowClear
             placeholder="全部"
             style={{ width: 160 }}
-            options={field.options.map((o) => ({ value: o.code, label: o.label }))}
+            options={choiceOptions(field)}
           />
         </Form.Item>
       );

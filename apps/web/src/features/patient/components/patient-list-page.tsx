@@ -58,6 +58,8 @@ function PatientList() {
   const published = usePublished();
   const centers = useCenters();
   const fields = useMemo(() => listFieldsOf(published.data), [published.data]);
+  // Without `patient.pii` a PHI field is shown (its values withheld) but offers no filter.
+  const filterFields = useMemo(() => fields.filter((f) => canPii || !f.phi), [fields, canPii]);
 
   // The columns the page can show: the fixed ones, then one per list-flagged CRF field.
   const baseColumns = useMemo(() => fixedColumns(), []);
@@ -73,7 +75,10 @@ function PatientList() {
 
   // The list waits for the definitions (its CRF filters and sort need them) and the saved page size.
   const definitionsKnown = !published.isPending;
-  const body = useMemo(() => toPageRequest(url, hidden, fields, defaultSize), [url, hidden, fields, defaultSize]);
+  const body = useMemo(
+    () => toPageRequest(url, hidden, fields, defaultSize, canPii),
+    [url, hidden, fields, defaultSize, canPii],
+  );
   const page = usePatientPage(body, definitionsKnown && layout.ready);
   const rows = useMemo(() => page.data?.records ?? [], [page.data]);
   const dictLabels = useDictLabels(fields, rows);
@@ -211,7 +216,7 @@ function PatientList() {
       <PatientFilterBar
         url={url}
         hidden={hidden}
-        fields={fields}
+        fields={filterFields}
         centers={centers.data ?? []}
         canSearchId={canPii}
         onSearch={onSearch}

@@ -12,6 +12,10 @@ import {
 /** How a list column is filtered: a select of its options, a range, or a "contains" text. */
 export type FilterKind = 'choice' | 'dict' | 'number' | 'date' | 'text' | 'none';
 
+/** The choice filter's entries for "no value" and "any value" (sent as the `empty` / `notEmpty` operations). */
+export const EMPTY_CHOICE = '__empty__';
+export const NOT_EMPTY_CHOICE = '__not_empty__';
+
 /** A list-flagged CRF field (`listColumn`) as the patient list shows it: a column, a filter, a sort. */
 export type ListField = {
   key: string;
@@ -61,8 +65,8 @@ function fromDefinition(definition: Definition): ListField[] {
   for (const category of definition.categories)
     for (const form of category.forms)
       for (const field of form.fields) {
-        if (!field.listColumn || field.type === 'group' || field.type === 'section' || field.type === 'description')
-          continue;
+        // The server reads values of the data fields it can compare (no group, layout or file field).
+        if (!field.listColumn || filterKind(field.type) === 'none') continue;
         out.push(toListField(field, form.title, definition.missingCodes));
       }
   return out;

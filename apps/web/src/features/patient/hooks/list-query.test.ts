@@ -54,6 +54,7 @@ describe('list query', () => {
       },
       fields,
       50,
+      true,
     );
     expect(body).toEqual({
       current: 2,

@@ -130,8 +130,10 @@ export function toPageRequest(
   hidden: PrivateQuery,
   fields: readonly ListField[],
   defaultSize: number,
+  pii: boolean,
 ): PatientPageRequest {
-  const byKey = new Map(fields.map((f) => [f.key, f]));
+  // Without `patient.pii` a PHI field can be neither filtered nor sorted on (the server answers 403).
+  const byKey = new Map(fields.filter((f) => pii || !f.phi).map((f) => [f.key, f]));
   const body: PatientPageRequest = { current: url.current, size: url.size ?? defaultSize };
   if (hidden.keyword) body.keyword = hidden.keyword;
   if (hidden.hospitalNo) body.hospitalNo = hidden.hospitalNo;
