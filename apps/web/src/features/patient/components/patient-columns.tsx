@@ -200,7 +200,8 @@ export function fieldColumn(
     title,
     label: field.label,
     hint: `表单：${field.formTitle}`,
-    defaultWidth: field.filter === 'text' ? 160 : 120,
+    // Wide enough for the header (a Chinese character is ≈ 14 px) and the sort icons; long text gets more.
+    defaultWidth: Math.min(240, Math.max(field.filter === 'text' ? 160 : 110, [...field.label].length * 14 + 56)),
     defaultVisible: true,
     sortField: hidden ? undefined : fieldColumnKey(field.key),
     align: field.filter === 'number' ? 'right' : undefined,

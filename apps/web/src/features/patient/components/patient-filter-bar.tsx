@@ -248,14 +248,14 @@ export function PatientFilterBar({ url, hidden, fields, centers, canSearchId, on
         }
       }}
     >
-      <Form.Item name="keyword" label="关键字">
+      <Form.Item name="keyword" label="关键字" tooltip="按 / 键可随时定位到这里；Enter 查询">
         <Input
           ref={keywordRef}
           aria-label="关键字"
           allowClear
           prefix={<SearchOutlined />}
-          placeholder={canSearchId ? '患者编号 / 住院号 / 姓名（按 / 聚焦）' : '患者编号 / 住院号（按 / 聚焦）'}
-          style={{ width: 260 }}
+          placeholder={canSearchId ? '患者编号、住院号或姓名' : '患者编号或住院号'}
+          style={{ width: 240 }}
           maxLength={50}
         />
       </Form.Item>

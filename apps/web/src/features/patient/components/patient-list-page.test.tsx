@@ -221,6 +221,14 @@ describe('PatientListPage', { timeout: 120_000 }, () => {
       expect(screen.queryByText('身份证号', { selector: '.ant-table-thead *' })).not.toBeInTheDocument(),
     );
 
+    // A column border dragged 60 px to the right: one more save with the new width.
+    const handle = screen.getByLabelText('调整“姓名”列宽', { selector: '.ant-table-thead *' });
+    fireEvent.pointerDown(handle, { clientX: 300, pointerId: 1 });
+    fireEvent.pointerMove(handle, { clientX: 330, pointerId: 1 });
+    fireEvent.pointerUp(handle, { clientX: 360, pointerId: 1 });
+    await waitFor(() => expect(served.saved).toHaveLength(2), { timeout: 5000 });
+    expect(served.saved[1]?.columns.find((c) => c.key === 'name')).toEqual({ key: 'name', visible: true, width: 160 });
+
     fireEvent.click(screen.getByText('恢复默认'));
     fireEvent.click(await screen.findByText('恢 复'));
     await waitFor(() => expect(served.resets).toBe(1));

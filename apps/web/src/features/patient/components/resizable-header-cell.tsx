@@ -27,7 +27,8 @@ export function ResizableHeaderCell({
   ...rest
 }: ResizableHeaderCellProps) {
   const start = useRef<{ x: number; width: number } | null>(null);
-  const [delta, setDelta] = useState<number | null>(null);
+  // While dragging: the guide line's place on screen (fixed, so a cell's overflow does not clip it).
+  const [guide, setGuide] = useState<{ left: number; top: number; height: number; delta: number } | null>(null);
 
   if (resizeWidth === undefined || !onResizeEnd) {
     return (
@@ -42,22 +43,28 @@ export function ResizableHeaderCell({
     event.stopPropagation();
     event.currentTarget.setPointerCapture?.(event.pointerId);
     start.current = { x: event.clientX, width: resizeWidth };
-    setDelta(0);
+    const cell = event.currentTarget.closest('th')?.getBoundingClientRect();
+    const table = event.currentTarget.closest('.ant-table')?.getBoundingClientRect();
+    if (cell)
+      setGuide({ left: cell.right, top: cell.top, height: (table?.bottom ?? cell.bottom) - cell.top, delta: 0 });
   };
   const onPointerMove = (event: PointerEvent<HTMLSpanElement>) => {
-    if (!start.current) return;
-    setDelta(clamp(start.current.width + event.clientX - start.current.x) - start.current.width);
+    const from = start.current;
+    if (!from) return;
+    const delta = clamp(from.width + event.clientX - from.x) - from.width;
+    setGuide((g) => (g ? { ...g, delta } : g));
   };
   const onPointerUp = (event: PointerEvent<HTMLSpanElement>) => {
     if (!start.current) return;
     const width = clamp(start.current.width + event.clientX - start.current.x);
     start.current = null;
-    setDelta(null);
+    setGuide(null);
     if (width !== resizeWidth) onResizeEnd(width);
   };
 
   return (
-    <th {...rest} style={{ ...style, position: 'relative' }}>
+    // antd's header cells are positioned already (relative, or sticky for fixed columns): the handle sits inside.
+    <th {...rest} style={style}>
       {children}
       <span
         className="patient-col-resizer"
@@ -70,7 +77,7 @@ export function ResizableHeaderCell({
         onPointerUp={onPointerUp}
         onPointerCancel={() => {
           start.current = null;
-          setDelta(null);
+          setGuide(null);
         }}
         onClick={(event) => event.stopPropagation()}
         onDoubleClick={(event) => {
@@ -78,7 +85,12 @@ export function ResizableHeaderCell({
           onResizeEnd(undefined);
         }}
       />
-      {delta !== null && <span className="patient-col-guide" style={{ right: -delta }} />}
+      {guide && (
+        <span
+          className="patient-col-guide"
+          style={{ left: guide.left + guide.delta - 1, top: guide.top, height: guide.height }}
+        />
+      )}
     </th>
   );
 }
