@@ -101,16 +101,20 @@ function PatientList() {
   );
 
   const onSearch = (change: FilterChange) => {
+    const next = toUrlSearch({
+      current: 1,
+      size: url.size,
+      sortField: url.sortField,
+      sortOrder: url.sortOrder,
+      ...change.url,
+    });
+    // 查询 with nothing changed reads the page again (someone else may have added patients meanwhile).
+    if (next.toString() === toUrlSearch(url).toString() && JSON.stringify(change.hidden) === JSON.stringify(hidden)) {
+      void page.refetch();
+      return;
+    }
     setHidden(change.hidden);
-    setParams(
-      toUrlSearch({
-        current: 1,
-        size: url.size,
-        sortField: url.sortField,
-        sortOrder: url.sortOrder,
-        ...change.url,
-      }),
-    );
+    setParams(next);
   };
 
   const onTableChange = (
