@@ -32,6 +32,8 @@ import { createDatabaseIoService } from './modules/database-io/database-io.servi
 import { createDatabaseService } from './modules/database/database.service';
 import { registerPageConfigRoutes } from './modules/page-config/page-config.routes';
 import { createPageConfigService } from './modules/page-config/page-config.service';
+import { registerPatientImportRoutes } from './modules/patient-import/patient-import.routes';
+import { createPatientImportService } from './modules/patient-import/patient-import.service';
 import { registerPatientRoutes } from './modules/patient/patient.routes';
 import { createPatientService } from './modules/patient/patient.service';
 import { resolvePhiKeys } from './lib/phi-crypto';
@@ -122,12 +124,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerAccountRoutes(app, { accounts: createAccountService({ db, clock, sessions }) });
   registerTenantRoutes(app, { tenants: createTenantService({ db, clock }) });
-  registerFileRoutes(app, { files: createFileService({ db, clock, storage }) });
+  const files = createFileService({ db, clock, storage });
+  registerFileRoutes(app, { files });
   registerAuditRoutes(app, { audit: createAuditService({ db }) });
   registerDictionaryRoutes(app, { dictionaries: createDictionaryService({ db, clock }) });
   registerDatabaseRoutes(app, { database: createDatabaseService({ db, clock }) });
   registerDatabaseIoRoutes(app, { io: createDatabaseIoService({ db, clock }) });
-  registerPatientRoutes(app, { patients: createPatientService({ db, clock, keys: await resolvePhiKeys(config) }) });
+  const phiKeys = await resolvePhiKeys(config);
+  const patients = createPatientService({ db, clock, keys: phiKeys });
+  registerPatientRoutes(app, { patients });
+  registerPatientImportRoutes(app, {
+    imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files }),
+  });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
