@@ -299,6 +299,7 @@ function PatientList() {
         <Alert type="error" showIcon style={{ marginBottom: 12 }} title="患者列表加载失败，请稍后重试" />
       )}
       <Table<PatientListItem>
+        className="patient-table"
         rowKey="id"
         size="middle"
         tableLayout="fixed"
