@@ -31,12 +31,13 @@ export type PatientColumn = {
   render: (row: PatientListItem) => ReactNode;
 };
 
+/** The same colours as the status tag of /patient/edit and /patient/file (features/patient-record). */
 export const STATUS_COLORS: Readonly<Record<PatientStatus, string>> = {
-  screening: 'processing',
-  enrolled: 'success',
-  withdrawn: 'warning',
-  completed: 'cyan',
-  deceased: 'default',
+  screening: 'default',
+  enrolled: 'green',
+  withdrawn: 'orange',
+  completed: 'blue',
+  deceased: 'red',
 };
 
 export const MASKED_HINT = '已脱敏：您没有查看患者身份信息的权限';
