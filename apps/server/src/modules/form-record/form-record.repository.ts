@@ -470,14 +470,15 @@ export async function loadRecordExtras(db: Executor, recordId: string): Promise<
     queries: JsonQuery[];
   }>(sql`
     with agg as (
-      select v.path, count(*)::int as versions, max(v.id) as last_id, bool_or(m.id is not null) as any_sdv
-      from ${recordValueVersions} v left join ${sdvMarks} m on m.value_version_id = v.id
+      select v.path, count(*)::int as versions, max(v.id) as last_id
+      from ${recordValueVersions} v
       where v.record_id = ${recordId}
       group by v.path
     ), pts as (
       select a.path, a.versions, l.at as last_at, u.name as last_by_name, l.source_type as last_source,
         case when exists (select 1 from ${sdvMarks} s where s.value_version_id = a.last_id) then 'verified'
-             when a.any_sdv then 'stale' end as sdv,
+             when exists (select 1 from ${sdvMarks} s where s.record_id = ${recordId} and s.path = a.path)
+               then 'stale' end as sdv,
         (select count(*)::int from ${dataQueries} q
           where q.record_id = ${recordId} and q.path = a.path and q.status <> 'closed') as open_queries
       from agg a join ${recordValueVersions} l on l.id = a.last_id left join ${users} u on u.id = l.actor_id
