@@ -34,6 +34,8 @@ import { registerPageConfigRoutes } from './modules/page-config/page-config.rout
 import { createPageConfigService } from './modules/page-config/page-config.service';
 import { registerPatientImportRoutes } from './modules/patient-import/patient-import.routes';
 import { createPatientImportService } from './modules/patient-import/patient-import.service';
+import { registerFormRecordRoutes } from './modules/form-record/form-record.routes';
+import { createFormRecordService } from './modules/form-record/form-record.service';
 import { registerPatientRoutes } from './modules/patient/patient.routes';
 import { createPatientService } from './modules/patient/patient.service';
 import { resolvePhiKeys } from './lib/phi-crypto';
@@ -137,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files }),
   });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
+  registerFormRecordRoutes(app, { records: createFormRecordService({ db, clock }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

@@ -131,6 +131,11 @@ export const recordSummary = z.object({
   missingRequired: z.number().int(),
   softIssues: z.number().int(),
   openQueries: z.number().int(),
+  /** When the record was first saved, and its status steps (the patient file's timeline). */
+  createdAt: z.string(),
+  submittedAt: z.string().nullable(),
+  verifiedAt: z.string().nullable(),
+  lockedAt: z.string().nullable(),
   updatedAt: z.string(),
   updatedByName: z.string().nullable(),
 });
@@ -191,6 +196,8 @@ export const recordStatusRequest = z.object({
   reason: reasonField.optional(),
 });
 export type RecordStatusRequest = z.input<typeof recordStatusRequest>;
+/** The record after the transition (as `GET form-record/detail` answers it). */
+export const recordStatusResponse = formRecordVO;
 
 /** `DELETE form-record?id=&reason=` (`patient.edit`): remove an instance of a repeating form (not locked). */
 export const recordDeleteQuery = z.object({

@@ -1,7 +1,20 @@
-import { and, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { RecordStatus } from '@registry/shared/contracts/form-record';
 import type { Executor } from '../../db/client';
-import { dataQueries, formRecords, recordValueVersions } from '../../db/schema';
+import {
+  auditEvents,
+  dataQueries,
+  formRecords,
+  formVersions,
+  patients,
+  projects,
+  recordValueVersions,
+  sdvMarks,
+  users,
+} from '../../db/schema';
+import { patientScope } from '../patient/patient.repository';
+import type { ProjectScope } from '../project/project-scope';
 
 /** A stored record as the writer and the service work with it. */
 export type RecordRow = {
@@ -36,17 +49,156 @@ export const recordColumns = {
   lockedAt: formRecords.lockedAt,
 };
 
-type RawRecord = Omit<RecordRow, 'data'> & { data: unknown };
-// `data` is always a JSON object: only the writer stores it, from the engine's normalised output.
-export const asRecordRow = (row: RawRecord): RecordRow => ({ ...row, data: row.data as Record<string, unknown> });
+/** A timestamp of a raw query: text from Drizzle's driver (a Date from a plain pg row). */
+const date = (s: string | Date | null): Date | null => (s === null ? null : new Date(s));
 
-/** Inserts a record; undefined when the (patient, form, instance) exists already (a concurrent create won). */
-export async function insertRecordRow(
-  tx: Executor,
-  values: typeof formRecords.$inferInsert,
-): Promise<RecordRow | undefined> {
-  const [row] = await tx.insert(formRecords).values(values).onConflictDoNothing().returning(recordColumns);
-  return row ? asRecordRow(row) : undefined;
+/** The raw row of a RETURNING of `form_records` (snake_case; Drizzle's driver leaves timestamps as text). */
+type RawRecordRow = {
+  id: string;
+  patient_id: string;
+  form_key: string;
+  instance: number;
+  version_id: string;
+  status: RecordStatus;
+  row_version: number;
+  data: Record<string, unknown>;
+  created_at: string | Date;
+  updated_at: string | Date;
+  submitted_at: string | Date | null;
+  verified_at: string | Date | null;
+  locked_at: string | Date | null;
+};
+
+const fromRawRecord = (r: RawRecordRow): RecordRow => ({
+  id: r.id,
+  patientId: r.patient_id,
+  formKey: r.form_key,
+  instance: r.instance,
+  versionId: r.version_id,
+  status: r.status,
+  rowVersion: r.row_version,
+  data: r.data,
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+  submittedAt: date(r.submitted_at),
+  verifiedAt: date(r.verified_at),
+  lockedAt: date(r.locked_at),
+});
+
+const RETURNING_RECORD = sql.raw(
+  'returning id, patient_id, form_key, instance, version_id, status, row_version, data, created_at, updated_at, submitted_at, verified_at, locked_at',
+);
+
+/** One write of a record change, as `applyRecordWrite` runs it. */
+export type RecordWriteStatement = {
+  record:
+    | {
+        kind: 'update';
+        tenantId: string;
+        id: string;
+        rowVersion: number;
+        set: Partial<typeof formRecords.$inferInsert>;
+      }
+    | { kind: 'insert'; values: typeof formRecords.$inferInsert & { id: string } };
+  /** Who, when, why of every value version, auto query and closing of this write. */
+  common: { tenantId: string; projectId: string; patientId: string; actorId: string; at: Date; reason: string | null };
+  versions: {
+    path: string;
+    value: unknown;
+    sourceType: (typeof recordValueVersions.$inferInsert)['sourceType'];
+    sourceRef: unknown;
+  }[];
+  openQueries: { path: string; message: string }[];
+  closeQueries: { pairs: { path: string; message: string }[]; closeNote: string };
+  /** The audit row; `queriesClosed` is added to its new value when the write closed any query. */
+  audit: typeof auditEvents.$inferInsert;
+};
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+/**
+ * The record row (update guarded by its row version, or insert that yields to an existing instance), its value
+ * versions, its auto queries opened and closed and its audit event, in ONE statement: atomic by itself, and every
+ * part depends on the record row, so a stale or conflicting write leaves nothing behind. Undefined when the record
+ * changed meanwhile (or the instance exists).
+ */
+export async function applyRecordWrite(
+  ex: Executor,
+  s: RecordWriteStatement,
+): Promise<{ row: RecordRow; queriesClosed: number } | undefined> {
+  const c = s.common;
+  const recordSql =
+    s.record.kind === 'update'
+      ? ex
+          .update(formRecords)
+          .set({ ...s.record.set, rowVersion: sql`${formRecords.rowVersion} + 1` })
+          .where(
+            and(
+              eq(formRecords.tenantId, s.record.tenantId),
+              eq(formRecords.id, s.record.id),
+              eq(formRecords.rowVersion, s.record.rowVersion),
+              isNull(formRecords.deletedAt),
+            ),
+          )
+          .getSQL()
+      : ex.insert(formRecords).values(s.record.values).onConflictDoNothing().getSQL();
+  const recordId = s.record.kind === 'update' ? s.record.id : s.record.values.id;
+  const parts: SQL[] = [sql`with upd as (${recordSql} ${RETURNING_RECORD})`];
+  if (s.versions.length > 0) {
+    const rows = sql.join(
+      s.versions.map(
+        (v) => sql`(${v.path}::text, ${json(v.value)}::jsonb, ${v.sourceType}::text, ${json(v.sourceRef)}::jsonb)`,
+      ),
+      sql`, `,
+    );
+    parts.push(sql`, v as (
+      insert into ${recordValueVersions} (tenant_id, project_id, patient_id, record_id, path, value, reason, source_type,
+        source_ref, record_row_version, actor_id, at)
+      select ${c.tenantId}::uuid, ${c.projectId}::uuid, ${c.patientId}::uuid, upd.id, x.path, x.value, ${c.reason}::text,
+        x.source_type, x.source_ref, upd.row_version, ${c.actorId}::uuid, ${c.at}::timestamptz
+      from upd cross join (values ${rows}) as x(path, value, source_type, source_ref))`);
+  }
+  if (s.openQueries.length > 0) {
+    const rows = sql.join(
+      s.openQueries.map((q) => sql`(${q.path}::text, ${q.message}::text)`),
+      sql`, `,
+    );
+    parts.push(sql`, qo as (
+      insert into ${dataQueries} (tenant_id, project_id, patient_id, record_id, path, origin, message, status, raised_by,
+        raised_at)
+      select ${c.tenantId}::uuid, ${c.projectId}::uuid, ${c.patientId}::uuid, upd.id, x.path, 'auto', x.message, 'open',
+        ${c.actorId}::uuid, ${c.at}::timestamptz
+      from upd cross join (values ${rows}) as x(path, message))`);
+  }
+  const closing = s.closeQueries.pairs.length > 0;
+  if (closing) {
+    const rows = sql.join(
+      s.closeQueries.pairs.map((q) => sql`(${q.path}::text, ${q.message}::text)`),
+      sql`, `,
+    );
+    parts.push(sql`, qc as (
+      update ${dataQueries} set status = 'closed', closed_by = ${c.actorId}::uuid, closed_at = ${c.at}::timestamptz,
+        close_note = ${s.closeQueries.closeNote}::text
+      where record_id = ${recordId}::uuid and origin = 'auto' and status <> 'closed' and (path, message) in (values ${rows})
+        and exists (select 1 from upd)
+      returning id)`);
+  }
+  const a = s.audit;
+  const closedCount = closing ? sql`(select count(*)::int from qc)` : sql`0`;
+  const newValue = closing
+    ? sql`case when ${closedCount} > 0 then ${json(a.newValue)}::jsonb || jsonb_build_object('queriesClosed', ${closedCount}) else ${json(a.newValue)}::jsonb end`
+    : sql`${json(a.newValue)}::jsonb`;
+  parts.push(sql`, a as (
+    insert into ${auditEvents} (tenant_id, actor_id, at, action, entity_type, entity_id, old_value, new_value, reason,
+      request_id, ip)
+    select ${a.tenantId ?? null}::uuid, ${a.actorId ?? null}::uuid, ${a.at ?? c.at}::timestamptz, ${a.action}::text,
+      ${a.entityType}::text, upd.id::text, ${json(a.oldValue)}::jsonb, ${newValue}, ${a.reason ?? null}::text,
+      ${a.requestId ?? null}::text, ${a.ip ?? null}::text
+    from upd)`);
+  parts.push(sql` select upd.*, ${closedCount} as queries_closed from upd`);
+  const result = await ex.execute<RawRecordRow & { queries_closed: number }>(sql.join(parts, sql``));
+  const row = result.rows[0];
+  return row ? { row: fromRawRecord(row), queriesClosed: row.queries_closed } : undefined;
 }
 
 /** The next instance number of a repeating form of a patient (removed instances count: numbers are never reused). */
@@ -67,67 +219,12 @@ export async function nextInstance(
   return (row?.max ?? 0) + 1;
 }
 
-/** `UPDATE … WHERE row_version = expected` of a live record: undefined when it changed meanwhile (or is gone). */
-export async function updateRecordRow(
-  tx: Executor,
-  key: { tenantId: string; id: string; rowVersion: number },
-  set: Partial<typeof formRecords.$inferInsert>,
-): Promise<RecordRow | undefined> {
-  const [row] = await tx
-    .update(formRecords)
-    .set({ ...set, rowVersion: sql`${formRecords.rowVersion} + 1` })
-    .where(
-      and(
-        eq(formRecords.tenantId, key.tenantId),
-        eq(formRecords.id, key.id),
-        eq(formRecords.rowVersion, key.rowVersion),
-        isNull(formRecords.deletedAt),
-      ),
-    )
-    .returning(recordColumns);
-  return row ? asRecordRow(row) : undefined;
-}
-
-export async function insertValueVersions(
-  tx: Executor,
-  rows: (typeof recordValueVersions.$inferInsert)[],
-): Promise<void> {
-  if (rows.length > 0) await tx.insert(recordValueVersions).values(rows);
-}
-
 /** The auto queries of a record not closed yet: (path, message). */
 export async function liveAutoQueries(tx: Executor, recordId: string): Promise<{ path: string; message: string }[]> {
   return tx
     .select({ path: dataQueries.path, message: dataQueries.message })
     .from(dataQueries)
     .where(and(eq(dataQueries.recordId, recordId), eq(dataQueries.origin, 'auto'), ne(dataQueries.status, 'closed')));
-}
-
-export async function insertQueries(tx: Executor, rows: (typeof dataQueries.$inferInsert)[]): Promise<void> {
-  if (rows.length > 0) await tx.insert(dataQueries).values(rows);
-}
-
-/** Closes the record's live auto queries of these (path, message) pairs; answers how many it closed. */
-export async function closeAutoQueries(
-  tx: Executor,
-  recordId: string,
-  pairs: readonly { path: string; message: string }[],
-  set: { closedBy: string | null; closedAt: Date; closeNote: string },
-): Promise<number> {
-  if (pairs.length === 0) return 0;
-  const which = or(...pairs.map((p) => and(eq(dataQueries.path, p.path), eq(dataQueries.message, p.message))));
-  const conditions: (SQL | undefined)[] = [
-    eq(dataQueries.recordId, recordId),
-    eq(dataQueries.origin, 'auto'),
-    ne(dataQueries.status, 'closed'),
-    which,
-  ];
-  const rows = await tx
-    .update(dataQueries)
-    .set({ ...set, status: 'closed' })
-    .where(and(...conditions))
-    .returning({ id: dataQueries.id });
-  return rows.length;
 }
 
 /** Closes every live query of the given records (a removed instance). */
@@ -143,4 +240,438 @@ export async function closeQueriesOfRecords(
     .where(and(inArray(dataQueries.recordId, [...recordIds]), ne(dataQueries.status, 'closed')))
     .returning({ id: dataQueries.id });
   return rows.length;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reads
+
+/** The patient a record call works on, the statuses that freeze it, the versions a new record takes, its records. */
+export type PatientContext = {
+  patient: { id: string; tenantId: string; projectId: string; subProjectId: string | null };
+  /** The patient's project or sub-project is locked or archived: its records refuse every change. */
+  frozen: boolean;
+  /** The latest published version of the patient's sub-project (first, when it has one) and of its project. */
+  latestVersionIds: string[];
+  records: ContextRecord[];
+};
+
+export type ContextRecord = RecordRow & { updatedByName: string | null; openQueries: number };
+
+/**
+ * One query: the patient within the caller's scope (tenant, project, sub-project cohort, center rule, not deleted)
+ * and its live records — all of them, or the one of (form, instance) plus every first instance (the cross-form
+ * values). Undefined when the patient is not visible.
+ */
+export async function loadPatientContext(
+  db: Executor,
+  scope: ProjectScope,
+  patientId: string,
+  which: 'all' | { formKey: string; instance: number | null },
+): Promise<PatientContext | undefined> {
+  const recordFilter =
+    which === 'all'
+      ? sql``
+      : which.instance === null
+        ? sql` and r.instance = 1`
+        : sql` and (r.instance = 1 or (r.form_key = ${which.formKey} and r.instance = ${which.instance}))`;
+  const result = await db.execute<
+    {
+      id: string;
+      tenant_id: string;
+      project_id: string;
+      sub_project_id: string | null;
+      frozen: boolean;
+      latest: string[];
+      r_id: string | null;
+      updated_by_name: string | null;
+      open_queries: number;
+    } & Omit<RawRecordRow, 'id'>
+  >(sql`
+    with p as (
+      select ${patients.id} as id, ${patients.tenantId} as tenant_id, ${patients.projectId} as project_id,
+        ${patients.subProjectId} as sub_project_id,
+        exists (select 1 from ${projects} pr where pr.id in (${patients.projectId}, ${patients.subProjectId})
+          and pr.status in ('locked', 'archived')) as frozen,
+        array(select x.id::text from (
+          select distinct on (fv.project_id) fv.id, fv.project_id from ${formVersions} fv
+          where fv.tenant_id = ${patients.tenantId} and fv.project_id in (${patients.projectId}, ${patients.subProjectId})
+          order by fv.project_id, fv.version_no desc) x
+          order by (x.project_id = ${patients.projectId}) asc) as latest
+      from ${patients}
+      where ${patientScope(scope)} and ${patients.id} = ${patientId}
+    )
+    select p.*, r.id as r_id, r.patient_id, r.form_key, r.instance, r.version_id, r.status, r.row_version, r.data,
+      r.created_at, r.updated_at, r.submitted_at, r.verified_at, r.locked_at, u.name as updated_by_name,
+      (select count(*)::int from ${dataQueries} q where q.record_id = r.id and q.status <> 'closed') as open_queries
+    from p
+    left join ${formRecords} r on r.tenant_id = p.tenant_id and r.patient_id = p.id and r.deleted_at is null${recordFilter}
+    left join ${users} u on u.id = r.updated_by
+    order by r.form_key, r.instance`);
+  const first = result.rows[0];
+  if (!first) return undefined;
+  return {
+    patient: {
+      id: first.id,
+      tenantId: first.tenant_id,
+      projectId: first.project_id,
+      subProjectId: first.sub_project_id,
+    },
+    frozen: first.frozen,
+    latestVersionIds: first.latest,
+    records: result.rows.flatMap((r) =>
+      r.r_id
+        ? [
+            {
+              ...fromRawRecord({ ...r, id: r.r_id }),
+              updatedByName: r.updated_by_name,
+              openQueries: r.open_queries,
+            },
+          ]
+        : [],
+    ),
+  };
+}
+
+export type ScopedRecord = RecordRow & {
+  tenantId: string;
+  /** The record's project (the patient's sub-project cohort, or its project). */
+  projectId: string;
+  patientProjectId: string;
+  subProjectId: string | null;
+  /** The patient's project or sub-project is locked or archived. */
+  frozen: boolean;
+};
+
+/** A live record of a visible patient, by id, with the patient's context (undefined when either is not visible). */
+export async function findRecord(
+  db: Executor,
+  scope: ProjectScope,
+  recordId: string,
+): Promise<ScopedRecord | undefined> {
+  const [row] = await db
+    .select({
+      ...recordColumns,
+      tenantId: formRecords.tenantId,
+      projectId: formRecords.projectId,
+      patientProjectId: patients.projectId,
+      subProjectId: patients.subProjectId,
+      frozen: sql<boolean>`exists (select 1 from ${projects} pr where pr.id in (${patients.projectId}, ${patients.subProjectId}) and pr.status in ('locked', 'archived'))`,
+    })
+    .from(formRecords)
+    .innerJoin(patients, and(eq(patients.id, formRecords.patientId), eq(patients.tenantId, formRecords.tenantId)))
+    .where(and(patientScope(scope), eq(formRecords.id, recordId), isNull(formRecords.deletedAt)))
+    .limit(1);
+  // `data` is always a JSON object: only the writer stores it, from the engine's normalised output.
+  return row ? { ...row, data: row.data as Record<string, unknown> } : undefined;
+}
+
+type JsonPoint = {
+  path: string;
+  versions: number;
+  last_at: string;
+  last_by_name: string | null;
+  last_source: string;
+  sdv: 'verified' | 'stale' | null;
+  open_queries: number;
+};
+
+export type QueryRow = {
+  id: string;
+  recordId: string;
+  formKey: string;
+  instance: number;
+  path: string;
+  origin: 'auto' | 'manual';
+  message: string;
+  status: 'open' | 'answered' | 'closed';
+  raisedByName: string | null;
+  raisedAt: Date;
+  answer: string | null;
+  answeredByName: string | null;
+  answeredAt: Date | null;
+  closedByName: string | null;
+  closedAt: Date | null;
+  closeNote: string | null;
+};
+
+type JsonQuery = {
+  id: string;
+  record_id: string;
+  form_key: string;
+  instance: number;
+  path: string;
+  origin: 'auto' | 'manual';
+  message: string;
+  status: 'open' | 'answered' | 'closed';
+  raised_by_name: string | null;
+  /** A string inside JSON, a Date from a plain row. */
+  raised_at: string | Date;
+  answer: string | null;
+  answered_by_name: string | null;
+  answered_at: string | Date | null;
+  closed_by_name: string | null;
+  closed_at: string | Date | null;
+  close_note: string | null;
+};
+
+const fromJsonQuery = (q: JsonQuery): QueryRow => ({
+  id: q.id,
+  recordId: q.record_id,
+  formKey: q.form_key,
+  instance: q.instance,
+  path: q.path,
+  origin: q.origin,
+  message: q.message,
+  status: q.status,
+  raisedByName: q.raised_by_name,
+  raisedAt: new Date(q.raised_at),
+  answer: q.answer,
+  answeredByName: q.answered_by_name,
+  answeredAt: date(q.answered_at),
+  closedByName: q.closed_by_name,
+  closedAt: date(q.closed_at),
+  closeNote: q.close_note,
+});
+
+const querySelect = (where: SQL) => sql`
+  select q.id, q.record_id, r.form_key, r.instance, q.path, q.origin, q.message, q.status,
+    ru.name as raised_by_name, q.raised_at, q.answer, au.name as answered_by_name, q.answered_at,
+    cu.name as closed_by_name, q.closed_at, q.close_note
+  from ${dataQueries} q
+  join ${formRecords} r on r.id = q.record_id
+  left join ${users} ru on ru.id = q.raised_by
+  left join ${users} au on au.id = q.answered_by
+  left join ${users} cu on cu.id = q.closed_by
+  where ${where}`;
+
+export type RecordExtras = {
+  names: { updated: string | null; submitted: string | null; verified: string | null; locked: string | null };
+  points: {
+    path: string;
+    versions: number;
+    lastAt: Date;
+    lastByName: string | null;
+    lastSource: string;
+    sdv: 'verified' | 'stale' | null;
+    openQueries: number;
+  }[];
+  queries: QueryRow[];
+};
+
+/**
+ * In one query: the names of who last changed, submitted, verified and locked the record, the state of each data
+ * point (versions, last change, SDV mark of the latest version or of an earlier one, queries not closed) and the
+ * record's queries (newest first).
+ */
+export async function loadRecordExtras(db: Executor, recordId: string): Promise<RecordExtras> {
+  const result = await db.execute<{
+    names: RecordExtras['names'] | null;
+    points: JsonPoint[];
+    queries: JsonQuery[];
+  }>(sql`
+    with agg as (
+      select v.path, count(*)::int as versions, max(v.id) as last_id
+      from ${recordValueVersions} v
+      where v.record_id = ${recordId}
+      group by v.path
+    ), pts as (
+      select a.path, a.versions, l.at as last_at, u.name as last_by_name, l.source_type as last_source,
+        case when exists (select 1 from ${sdvMarks} s where s.value_version_id = a.last_id) then 'verified'
+             when exists (select 1 from ${sdvMarks} s where s.record_id = ${recordId} and s.path = a.path)
+               then 'stale' end as sdv,
+        (select count(*)::int from ${dataQueries} q
+          where q.record_id = ${recordId} and q.path = a.path and q.status <> 'closed') as open_queries
+      from agg a join ${recordValueVersions} l on l.id = a.last_id left join ${users} u on u.id = l.actor_id
+    ), qs as (${querySelect(sql`q.record_id = ${recordId}`)})
+    select
+      (select json_build_object('updated', uu.name, 'submitted', su.name, 'verified', vu.name, 'locked', lu.name)
+        from ${formRecords} r
+        left join ${users} uu on uu.id = r.updated_by
+        left join ${users} su on su.id = r.submitted_by
+        left join ${users} vu on vu.id = r.verified_by
+        left join ${users} lu on lu.id = r.locked_by
+        where r.id = ${recordId}) as names,
+      (select coalesce(json_agg(pts order by pts.path), '[]'::json) from pts) as points,
+      (select coalesce(json_agg(qs order by qs.raised_at desc, qs.id), '[]'::json) from qs) as queries`);
+  const row = result.rows[0];
+  return {
+    names: row?.names ?? { updated: null, submitted: null, verified: null, locked: null },
+    points: (row?.points ?? []).map((p) => ({
+      path: p.path,
+      versions: p.versions,
+      lastAt: new Date(p.last_at),
+      lastByName: p.last_by_name,
+      lastSource: p.last_source,
+      sdv: p.sdv,
+      openQueries: p.open_queries,
+    })),
+    queries: (row?.queries ?? []).map(fromJsonQuery),
+  };
+}
+
+/** Queries of a record (one path, or all), newest first; or one query by id. */
+export async function listQueries(
+  db: Executor,
+  filter: { recordId: string; path?: string } | { id: string },
+): Promise<QueryRow[]> {
+  const where =
+    'id' in filter
+      ? sql`q.id = ${filter.id}`
+      : filter.path !== undefined
+        ? sql`q.record_id = ${filter.recordId} and q.path = ${filter.path}`
+        : sql`q.record_id = ${filter.recordId}`;
+  const result = await db.execute<JsonQuery>(sql`${querySelect(where)} order by q.raised_at desc, q.id`);
+  return result.rows.map(fromJsonQuery);
+}
+
+/** Open (not closed) queries per record of a patient. */
+export async function openQueryCounts(db: Executor, recordIds: readonly string[]): Promise<Map<string, number>> {
+  if (recordIds.length === 0) return new Map();
+  const rows = await db
+    .select({ recordId: dataQueries.recordId, n: sql<number>`count(*)::int` })
+    .from(dataQueries)
+    .where(and(inArray(dataQueries.recordId, [...recordIds]), ne(dataQueries.status, 'closed')))
+    .groupBy(dataQueries.recordId);
+  return new Map(rows.map((r) => [r.recordId, r.n]));
+}
+
+export type VersionRowOut = {
+  id: number;
+  path: string;
+  value: unknown;
+  reason: string | null;
+  sourceType: string;
+  sourceRef: unknown;
+  recordRowVersion: number;
+  actorName: string | null;
+  at: Date;
+  sdvByName: string | null;
+  sdvAt: Date | null;
+};
+
+const verifier = alias(users, 'verifier');
+const actor = alias(users, 'actor');
+
+/** Versions of a record's data points (one path, or all), newest first, with actor and SDV mark. */
+export async function listValueVersions(
+  db: Executor,
+  filter: { recordId: string; path?: string; sinceRowVersion?: number },
+): Promise<VersionRowOut[]> {
+  const rows = await db
+    .select({
+      id: recordValueVersions.id,
+      path: recordValueVersions.path,
+      // as text: Drizzle would parse a JSON string value a second time ('"1"' → 1)
+      value: sql<string | null>`${recordValueVersions.value}::text`,
+      reason: recordValueVersions.reason,
+      sourceType: recordValueVersions.sourceType,
+      sourceRef: recordValueVersions.sourceRef,
+      recordRowVersion: recordValueVersions.recordRowVersion,
+      actorName: actor.name,
+      at: recordValueVersions.at,
+      sdvByName: verifier.name,
+      sdvAt: sdvMarks.verifiedAt,
+    })
+    .from(recordValueVersions)
+    .leftJoin(actor, eq(actor.id, recordValueVersions.actorId))
+    .leftJoin(sdvMarks, eq(sdvMarks.valueVersionId, recordValueVersions.id))
+    .leftJoin(verifier, eq(verifier.id, sdvMarks.verifiedBy))
+    .where(
+      and(
+        eq(recordValueVersions.recordId, filter.recordId),
+        filter.path !== undefined ? eq(recordValueVersions.path, filter.path) : undefined,
+        filter.sinceRowVersion !== undefined
+          ? gt(recordValueVersions.recordRowVersion, filter.sinceRowVersion)
+          : undefined,
+      ),
+    )
+    .orderBy(desc(recordValueVersions.id));
+  return rows.map((r) => ({ ...r, value: r.value === null ? null : (JSON.parse(r.value) as unknown) }));
+}
+
+/** The latest version id of each of these paths of a record, and whether it carries an SDV mark already. */
+export async function latestVersionsOf(
+  db: Executor,
+  recordId: string,
+  paths: readonly string[],
+): Promise<{ path: string; id: number; verified: boolean }[]> {
+  if (paths.length === 0) return [];
+  return db
+    .selectDistinctOn([recordValueVersions.path], {
+      path: recordValueVersions.path,
+      id: recordValueVersions.id,
+      verified: sql<boolean>`exists (select 1 from ${sdvMarks} m where m.value_version_id = ${recordValueVersions.id})`,
+    })
+    .from(recordValueVersions)
+    .where(and(eq(recordValueVersions.recordId, recordId), inArray(recordValueVersions.path, [...paths])))
+    .orderBy(recordValueVersions.path, desc(recordValueVersions.id));
+}
+
+export async function insertSdvMarks(tx: Executor, rows: (typeof sdvMarks.$inferInsert)[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const inserted = await tx.insert(sdvMarks).values(rows).onConflictDoNothing().returning({ id: sdvMarks.id });
+  return inserted.length;
+}
+
+/** Soft-deletes a live record that is not locked; undefined when it is gone or locked meanwhile. */
+export async function softDeleteRecord(
+  tx: Executor,
+  key: { tenantId: string; id: string },
+  set: { deletedAt: Date; deleteReason: string; updatedBy: string; updatedAt: Date },
+): Promise<{ id: string; rowVersion: number } | undefined> {
+  const [row] = await tx
+    .update(formRecords)
+    .set({ ...set, rowVersion: sql`${formRecords.rowVersion} + 1` })
+    .where(
+      and(
+        eq(formRecords.tenantId, key.tenantId),
+        eq(formRecords.id, key.id),
+        isNull(formRecords.deletedAt),
+        ne(formRecords.status, 'locked'),
+      ),
+    )
+    .returning({ id: formRecords.id, rowVersion: formRecords.rowVersion });
+  return row;
+}
+
+/** A query of a live record of a visible patient (undefined otherwise). */
+export async function findQuery(
+  db: Executor,
+  scope: ProjectScope,
+  id: string,
+): Promise<{ id: string; recordId: string; status: 'open' | 'answered' | 'closed'; frozen: boolean } | undefined> {
+  const [row] = await db
+    .select({
+      id: dataQueries.id,
+      recordId: dataQueries.recordId,
+      status: dataQueries.status,
+      frozen: sql<boolean>`exists (select 1 from ${projects} pr where pr.id in (${patients.projectId}, ${patients.subProjectId}) and pr.status in ('locked', 'archived'))`,
+    })
+    .from(dataQueries)
+    .innerJoin(formRecords, eq(formRecords.id, dataQueries.recordId))
+    .innerJoin(patients, and(eq(patients.id, formRecords.patientId), eq(patients.tenantId, formRecords.tenantId)))
+    .where(and(patientScope(scope), eq(dataQueries.id, id), isNull(formRecords.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+export async function insertQuery(tx: Executor, values: typeof dataQueries.$inferInsert): Promise<string> {
+  const [row] = await tx.insert(dataQueries).values(values).returning({ id: dataQueries.id });
+  if (!row) throw new Error('query insert returned no row');
+  return row.id;
+}
+
+/** Updates a query while it is in one of `from`; undefined when it is not (any more). */
+export async function updateQuery(
+  tx: Executor,
+  id: string,
+  from: readonly ('open' | 'answered' | 'closed')[],
+  set: Partial<typeof dataQueries.$inferInsert>,
+): Promise<{ id: string } | undefined> {
+  const [row] = await tx
+    .update(dataQueries)
+    .set(set)
+    .where(and(eq(dataQueries.id, id), inArray(dataQueries.status, [...from])))
+    .returning({ id: dataQueries.id });
+  return row;
 }
