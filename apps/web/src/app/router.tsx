@@ -33,6 +33,7 @@ const PAGES: Readonly<Record<string, LazyPage>> = {
     import('../features/database/components/config-page').then((m) => m.DatabaseConfigPage),
   '/manage/database/config/sub': () =>
     import('../features/database/components/config-page').then((m) => m.DatabaseConfigPage),
+  '/patient/add': () => import('../features/patient/components/patient-add-page').then((m) => m.PatientAddPage),
 };
 
 const LAYOUTS: Readonly<Record<Exclude<LayoutName, 'none'>, LazyPage>> = {

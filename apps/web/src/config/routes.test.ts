@@ -55,4 +55,9 @@ describe('route table', () => {
   it('should give every route a Chinese title when the table is listed', () => {
     for (const route of ROUTES) expect(route.title).toMatch(/[\u4e00-\u9fa5]/);
   });
+
+  it('should gate the patient list and add pages by their permission when they are ready', () => {
+    const gate = (path: string) => ROUTES.find((route) => route.path === path);
+    expect(gate('/patient/add')).toMatchObject({ ready: true, permissions: ['patient.add'] });
+  });
 });

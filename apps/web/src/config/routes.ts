@@ -102,7 +102,7 @@ export const ROUTES: readonly RouteEntry[] = [
 
   { path: '/home', title: '首页', layout: 'main', ready: true },
   { path: '/patient/list', title: '患者列表', layout: 'main', ready: false },
-  { path: '/patient/add', title: '新增患者', layout: 'main', ready: false },
+  { path: '/patient/add', title: '新增患者', layout: 'main', ready: true, permissions: [P.patientAdd] },
   { path: '/patient/edit', title: '编辑患者', layout: 'main', ready: false },
   { path: '/patient/file', title: '患者档案', layout: 'main', ready: false },
   { path: '/patient/source', title: '数据溯源', layout: 'main', ready: false },
