@@ -34,6 +34,11 @@ const PAGES: Readonly<Record<string, LazyPage>> = {
   '/manage/database/config/sub': () =>
     import('../features/database/components/config-page').then((m) => m.DatabaseConfigPage),
   '/patient/add': () => import('../features/patient/components/patient-add-page').then((m) => m.PatientAddPage),
+  '/patient/edit': () =>
+    import('../features/patient-record/components/patient-edit-page').then((m) => m.PatientEditPage),
+  '/patient/file': () =>
+    import('../features/patient-record/components/patient-file-page').then((m) => m.PatientFilePage),
+  '/patient/source': () => import('../features/patient-record/components/source-page').then((m) => m.SourcePage),
 };
 
 const LAYOUTS: Readonly<Record<Exclude<LayoutName, 'none'>, LazyPage>> = {

@@ -30,7 +30,8 @@ function TheirChanges({
 }) {
   const history = useRecordHistory({ recordId, sinceRowVersion: since });
   if (history.isPending) return <Spin />;
-  if (history.isError) return <Typography.Text type="danger">无法读取服务器上的变更，请重新加载后查看。</Typography.Text>;
+  if (history.isError)
+    return <Typography.Text type="danger">无法读取服务器上的变更，请重新加载后查看。</Typography.Text>;
   const versions = history.data.versions;
   if (versions.length === 0) {
     return <Typography.Text type="secondary">数据未变化（可能是表单状态被修改，如提交、核查或锁定）。</Typography.Text>;

@@ -52,9 +52,7 @@ export function formatValue(field: AnyField | undefined, value: unknown, missing
       return typeof value === 'string' ? plainText(value) || BLANK_TEXT : String(value);
     case 'file':
       return Array.isArray(value)
-        ? value
-            .map((f) => (typeof f === 'object' && f !== null && 'name' in f ? String(f.name) : '文件'))
-            .join('、')
+        ? value.map((f) => (typeof f === 'object' && f !== null && 'name' in f ? String(f.name) : '文件')).join('、')
         : String(value);
     case 'group':
       return Array.isArray(value) ? `${value.length} 行` : String(value);

@@ -51,9 +51,10 @@ export function useExternalValues(
 }
 
 /** Module-level, so TanStack Query keeps the combined answer's identity while the answers do not change. */
-function combineValues(
-  results: readonly { data?: { data: Record<string, unknown> }; isPending: boolean }[],
-): { values: Readonly<Record<string, unknown>>; loading: boolean } {
+function combineValues(results: readonly { data?: { data: Record<string, unknown> }; isPending: boolean }[]): {
+  values: Readonly<Record<string, unknown>>;
+  loading: boolean;
+} {
   const loading = results.some((r) => r.isPending);
   if (results.length === 0) return { values: NO_VALUES, loading };
   const values: Record<string, unknown> = {};
