@@ -446,6 +446,10 @@ describe('GET form-record/detail and form-record/patient/{patientId}', () => {
       softIssues: 0,
       openQueries: 0,
       status: 'draft',
+      createdAt: expect.any(String),
+      submittedAt: null,
+      verifiedAt: null,
+      lockedAt: null,
     });
     const demo = list.find((r) => r.formKey === 'demographics');
     expect(demo).toMatchObject({ filled: 1, total: 8, missingRequired: 2 });
