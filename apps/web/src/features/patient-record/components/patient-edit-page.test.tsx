@@ -18,6 +18,8 @@ import {
   buildVersion,
   PATIENT_ID,
   PROJECT,
+  RECORD_DEFINITION,
+  VERSION_ID,
   VITALS_ID,
 } from '../test-factories';
 import { PatientEditPage } from './patient-edit-page';
@@ -303,5 +305,26 @@ describe('PatientEditPage', { timeout: 60_000 }, () => {
     await user.click(button(/^提交$/));
     await waitFor(() => expect(calls.saves).toHaveLength(1));
     expect(calls.saves[0]?.action).toBe('submit');
+  });
+
+  it('should edit a record on the version it was entered with when a newer version was published since', async () => {
+    const V2 = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+    const newer = structuredClone(RECORD_DEFINITION);
+    newer.categories[0]?.forms[0]?.fields.push({ key: 'waist', label: '腰围', type: 'decimal', unit: 'cm' });
+    serve();
+    const asked: string[] = [];
+    server.use(
+      http.get(apiUrl('/form-definition/published'), () =>
+        ok({ own: { versionId: V2, versionNo: 2, projectId: 'p-1', definition: newer }, parent: null }),
+      ),
+      http.get(apiUrl('/form-definition/published-version'), ({ request }) => {
+        asked.push(new URL(request.url).searchParams.get('id') ?? '');
+        return ok({ versionId: VERSION_ID, versionNo: 1, projectId: 'p-1', definition: RECORD_DEFINITION });
+      }),
+    );
+    await renderEdit();
+    expect(asked).toEqual([VERSION_ID]);
+    expect(screen.queryByLabelText('腰围')).not.toBeInTheDocument();
+    expect(screen.getByText(/该记录按数据库 v1 录入，表单按该版本显示（当前发布的版本为 v2）/)).toBeInTheDocument();
   });
 });

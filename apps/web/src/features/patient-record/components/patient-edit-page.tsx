@@ -12,10 +12,11 @@ import { toast } from '../../../lib/toast';
 import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { deleteRecord } from '../api/delete-record';
 import { usePatient } from '../api/get-patient';
+import { usePublishedVersion } from '../api/get-published-version';
 import { useRecord } from '../api/get-record';
 import { recordKeys } from '../api/keys';
 import { usePatientRecords } from '../api/list-patient-records';
-import { formOf, useRecordDefinition, type RecordDefinition } from '../hooks/record-definition';
+import { formOf, useRecordDefinition, withRecordVersion, type RecordDefinition } from '../hooks/record-definition';
 import { FormTree, recordsByForm, type TreeSelection } from './form-tree';
 import { PatientHeader } from './patient-header';
 import { useReasonPrompt } from './reason-dialog';
@@ -91,17 +92,27 @@ function RecordPane({ patientId, form, merged, selection, editorRef, onSaved, on
     { patientId, formKey: opened.formKey, instance: opened.instance === 'new' ? 1 : opened.instance },
     !isNew,
   );
-  const version = merged.versionOf.get(form.key);
-  const [blank] = useState(() => (isNew ? blankRecord(patientId, form, version) : null));
+  const current = merged.versionOf.get(form.key);
+  const [blank] = useState(() => (isNew ? blankRecord(patientId, form, current) : null));
   const initial = blank ?? detail.data;
-  if (!initial) {
-    if (detail.isError) {
+  // A record keeps the version it was entered with: a newer published version does not apply to it.
+  const older = initial && initial.id !== null && current && initial.versionId !== current.versionId;
+  const version = usePublishedVersion(older ? initial.versionId : null);
+  const onVersion = useMemo(() => {
+    if (!version.data) return null;
+    const definition = withRecordVersion(merged.definition, version.data.definition, form.key);
+    return { definition, form: formOf(definition, form.key) ?? form };
+  }, [version.data, merged.definition, form]);
+
+  const failed = detail.isError || version.isError;
+  if (!initial || (older && !onVersion)) {
+    if (failed) {
       return (
         <Result
           status="warning"
           title="表单加载失败"
           extra={
-            <Button type="primary" onClick={() => void detail.refetch()}>
+            <Button type="primary" onClick={() => void (detail.isError ? detail.refetch() : version.refetch())}>
               重试
             </Button>
           }
@@ -118,9 +129,9 @@ function RecordPane({ patientId, form, merged, selection, editorRef, onSaved, on
     <RecordEditor
       ref={editorRef}
       initial={initial}
-      form={form}
-      definition={merged.definition}
-      publishedVersionNo={version?.versionNo}
+      form={onVersion?.form ?? form}
+      definition={onVersion?.definition ?? merged.definition}
+      publishedVersionNo={current?.versionNo}
       newInstance={isNew || (Boolean(form.repeating) && initial.id === null)}
       onSaved={onSaved}
       onDirtyChange={onDirtyChange}

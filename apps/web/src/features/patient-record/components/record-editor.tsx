@@ -459,7 +459,7 @@ export function RecordEditor({
           type="warning"
           showIcon
           className="record-alert"
-          title={`该记录按数据库 v${record.versionNo} 录入，当前发布的版本为 v${publishedVersionNo}。`}
+          title={`该记录按数据库 v${record.versionNo} 录入，表单按该版本显示（当前发布的版本为 v${publishedVersionNo}）。`}
         />
       )}
       {openQueries.length > 0 && record.id && (

@@ -54,3 +54,19 @@ export function fieldAt(form: FormDefinition | undefined, path: string): AnyFiel
   if (!field || column === undefined) return field;
   return field.fields?.find((c) => c.key === column);
 }
+
+/**
+ * The definition a record is edited on: the merged one, with the record's form (and the missing codes) of the version
+ * the record was entered with when that is not the current one.
+ */
+export function withRecordVersion(merged: Definition, version: Definition, formKey: string): Definition {
+  const form = findForm(version, formKey);
+  if (!form) return merged;
+  return {
+    missingCodes: version.missingCodes,
+    categories: merged.categories.map((c) => ({
+      ...c,
+      forms: c.forms.map((f) => (f.key === formKey ? form : f)),
+    })),
+  };
+}
