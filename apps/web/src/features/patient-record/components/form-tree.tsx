@@ -30,6 +30,12 @@ export function selectionKey(definition: Definition, selection: TreeSelection): 
   return form?.repeating ? instanceNodeKey(selection.formKey, selection.instance) : formNodeKey(selection.formKey);
 }
 
+/** `MM-DD` this year, `YYYY-MM-DD` before. */
+function shortDate(iso: string): string {
+  const d = dayjs(iso);
+  return d.isSame(dayjs(), 'year') ? d.format('MM-DD') : d.format('YYYY-MM-DD');
+}
+
 /** The instances of each form, in order. */
 export function recordsByForm(records: readonly RecordSummary[]): Map<string, RecordSummary[]> {
   const out = new Map<string, RecordSummary[]>();
@@ -116,7 +122,7 @@ export function FormTree({ definition, records, selection, onSelect, onDelete, c
                 <span className="record-tree-name">
                   第 {record.instance} 次
                   <Typography.Text type="secondary" style={{ fontSize: 12, marginInlineStart: 4 }}>
-                    {dayjs(record.createdAt).format('YYYY-MM-DD')}
+                    {shortDate(record.createdAt)}
                   </Typography.Text>
                 </span>
                 <span className="record-tree-meta">

@@ -327,4 +327,19 @@ describe('PatientEditPage', { timeout: 60_000 }, () => {
     expect(screen.queryByLabelText('腰围')).not.toBeInTheDocument();
     expect(screen.getByText(/该记录按数据库 v1 录入，表单按该版本显示（当前发布的版本为 v2）/)).toBeInTheDocument();
   });
+
+  it('should save the draft before another form opens when the user moves on in the tree', async () => {
+    const calls = serve();
+    const { user, router } = await renderEdit();
+    fireEvent.change(screen.getByLabelText('备注'), { target: { value: '晨起空腹' } });
+    const tree = document.querySelector('.record-form-tree') as HTMLElement;
+    await user.click(within(tree).getByText('随访记录'));
+    await waitFor(() => expect(calls.saves).toHaveLength(1));
+    expect(calls.saves[0]).toMatchObject({ action: 'draft', data: { note: '晨起空腹' } });
+    await waitFor(() => expect(router.state.location.search).toContain('form=followup_visit'));
+    expect(router.state.location.search).toContain('instance=new');
+    expect(await screen.findByLabelText('随访日期')).toBeInTheDocument();
+    // Nothing asked: the change was saved, not dropped.
+    expect(document.querySelector('.ant-modal')).toBeNull();
+  });
 });

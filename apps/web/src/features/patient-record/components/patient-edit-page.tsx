@@ -318,7 +318,7 @@ function EditWorkspace({ patientId }: { patientId: string }) {
             <Empty description="项目尚未发布数据库" />
           )}
           <Typography.Paragraph type="secondary" className="record-keys-hint">
-            Ctrl+S 保存 · Alt+↑/↓ 切换表单
+            {canEdit ? 'Ctrl+S 保存 · ' : ''}Alt+↑/↓ 切换表单
           </Typography.Paragraph>
         </Card>
         <Card size="small" className="record-form-card">

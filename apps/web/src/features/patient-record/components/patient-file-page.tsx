@@ -187,7 +187,12 @@ export function TrendPanel({ series, loading }: { series: TrendSeries[]; loading
 
   if (loading) return <Spin />;
   if (series.length === 0) {
-    return <Empty description="暂无可绘制的数值：重复表单或表格中的数值字段录入后将在此显示趋势" />;
+    return (
+      <Empty
+        image={Empty.PRESENTED_IMAGE_SIMPLE}
+        description="暂无可绘制的数值：重复表单（如随访）或表格中的数值字段录入后，将在此按日期显示趋势"
+      />
+    );
   }
   return (
     <div>
@@ -290,6 +295,16 @@ function FileWorkspace({ patientId }: { patientId: string }) {
     );
   }
   const submitted = summaries.filter((r) => r.status !== 'draft').length;
+  const trendsLoading = records.isPending || details.loading;
+  const trendCard = (
+    <Card
+      size="small"
+      title="趋势"
+      extra={<Typography.Text type="secondary">重复表单与表格中的数值，按日期排列</Typography.Text>}
+    >
+      <TrendPanel series={trends} loading={trendsLoading} />
+    </Card>
+  );
   return (
     <div className="patient-record-page">
       <PatientHeader
@@ -310,13 +325,8 @@ function FileWorkspace({ patientId }: { patientId: string }) {
       />
       <div className="patient-file-grid">
         <Space direction="vertical" size={12} style={{ width: '100%' }}>
-          <Card
-            size="small"
-            title="趋势"
-            extra={<Typography.Text type="secondary">重复表单与表格中的数值，按日期排列</Typography.Text>}
-          >
-            <TrendPanel series={trends} loading={records.isPending || details.loading} />
-          </Card>
+          {/* Charts lead when there is something to draw; otherwise the forms do. */}
+          {trends.length > 0 || trendsLoading ? trendCard : null}
           <Card
             size="small"
             title="表单完成情况"
@@ -332,6 +342,7 @@ function FileWorkspace({ patientId }: { patientId: string }) {
               <Spin />
             )}
           </Card>
+          {trends.length > 0 || trendsLoading ? null : trendCard}
         </Space>
         <Space direction="vertical" size={12} style={{ width: '100%' }}>
           <Card size="small" title="时间线">

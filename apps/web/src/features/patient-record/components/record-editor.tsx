@@ -276,11 +276,15 @@ export function RecordEditor({
 
   // Ctrl+S: the draft, or (submitted) the change with its reason.
   useEffect(() => {
-    if (!editable) return;
     const onKey = (event: KeyboardEvent) => {
       if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 's') return;
+      // Never the browser's "save page" here.
       event.preventDefault();
       if (isTyping(event.target) || busy) return;
+      if (!editable) {
+        toast.info('该表单只读，无需保存');
+        return;
+      }
       void (reasonRequired ? submit() : saveDraft());
     };
     window.addEventListener('keydown', onKey);
