@@ -342,4 +342,32 @@ describe('PatientEditPage', { timeout: 60_000 }, () => {
     // Nothing asked: the change was saved, not dropped.
     expect(document.querySelector('.ant-modal')).toBeNull();
   });
+
+  it('should remove an instance of a repeating form only with a reason', async () => {
+    serve({
+      records: [
+        buildSummary(),
+        buildSummary({ id: 'a1b2c3d4-0000-4000-8000-000000000001', formKey: 'followup_visit', instance: 1 }),
+        buildSummary({ id: 'a1b2c3d4-0000-4000-8000-000000000002', formKey: 'followup_visit', instance: 2 }),
+      ],
+    });
+    const deletes: URLSearchParams[] = [];
+    server.use(
+      http.delete(apiUrl('/form-record'), ({ request }) => {
+        deletes.push(new URL(request.url).searchParams);
+        return ok({ deleted: 1 });
+      }),
+    );
+    const { user } = await renderEdit();
+    await user.click(screen.getByRole('button', { name: '删除随访记录第2次' }));
+    const ask = await dialog(/删除随访记录第 2 次/);
+    await user.click(within(ask).getByRole('button', { name: /删\s*除/ }));
+    expect(await within(ask).findByText('请填写原因')).toBeInTheDocument();
+    expect(deletes).toHaveLength(0);
+    await user.type(within(ask).getByRole('textbox'), '重复录入');
+    await user.click(within(ask).getByRole('button', { name: /删\s*除/ }));
+    await waitFor(() => expect(deletes).toHaveLength(1));
+    expect(deletes[0]?.get('id')).toBe('a1b2c3d4-0000-4000-8000-000000000002');
+    expect(deletes[0]?.get('reason')).toBe('重复录入');
+  });
 });
