@@ -35,6 +35,11 @@ const PAGES: Readonly<Record<string, LazyPage>> = {
     import('../features/database/components/config-page').then((m) => m.DatabaseConfigPage),
   '/patient/list': () => import('../features/patient/components/patient-list-page').then((m) => m.PatientListPage),
   '/patient/add': () => import('../features/patient/components/patient-add-page').then((m) => m.PatientAddPage),
+  '/patient/edit': () =>
+    import('../features/patient-record/components/patient-edit-page').then((m) => m.PatientEditPage),
+  '/patient/file': () =>
+    import('../features/patient-record/components/patient-file-page').then((m) => m.PatientFilePage),
+  '/patient/source': () => import('../features/patient-record/components/source-page').then((m) => m.SourcePage),
 };
 
 const LAYOUTS: Readonly<Record<Exclude<LayoutName, 'none'>, LazyPage>> = {

@@ -61,4 +61,10 @@ describe('route table', () => {
     expect(gate('/patient/list')).toMatchObject({ ready: true, permissions: ['patient.list'] });
     expect(gate('/patient/add')).toMatchObject({ ready: true, permissions: ['patient.add'] });
   });
+
+  it('should open the record pages (edit, file, source) to holders of patient.list when they are ready', () => {
+    for (const path of ['/patient/edit', '/patient/file', '/patient/source']) {
+      expect(ROUTES.find((route) => route.path === path)).toMatchObject({ ready: true, permissions: ['patient.list'] });
+    }
+  });
 });

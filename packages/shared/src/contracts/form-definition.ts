@@ -144,6 +144,14 @@ export const publishedResponse = z.object({
 });
 export type PublishedResponse = z.infer<typeof publishedResponse>;
 
+/**
+ * `GET form-definition/published-version?id=` (any member of the current project): one published version of the
+ * project or of its parent — the one a record was entered with, when a newer version was published since. 404
+ * '版本不存在' for any other id.
+ */
+export const publishedVersionQuery = z.object({ id: z.guid('版本不存在') });
+export const publishedVersionResponse = publishedVersion;
+
 export const RECORD_CHECK_MODES = ['draft', 'submit'] as const;
 /**
  * `POST form-record/check` (any member of the current project): the server engine's verdict on one form's data against a

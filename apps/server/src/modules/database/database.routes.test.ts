@@ -522,6 +522,29 @@ describe('sub-projects', () => {
     expect(verdict.json<Body<RecordCheckResponse>>().data).toMatchObject({ valid: true, data: { bmi: 22.5 } });
   });
 
+  it("should give any member a published version of the project or its parent by id, and 404 for another project's", async () => {
+    const token = await t.login('entry', 'Demo@2026');
+    await enter(token, hfId);
+    const published = (await t.api({ method: 'GET', url: '/form-definition/published', token })).json<
+      Body<PublishedResponse>
+    >().data;
+    const versionId = published.own?.versionId ?? '';
+    const res = await t.api({ method: 'GET', url: `/form-definition/published-version?id=${versionId}`, token });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<Body<PublishedResponse['own']>>().data).toMatchObject({ versionId, versionNo: 1, projectId: hfId });
+    expect(res.json<Body<NonNullable<PublishedResponse['own']>>>().data.definition.categories.length).toBeGreaterThan(
+      0,
+    );
+
+    const [other] = await t.db
+      .select({ id: formVersions.id })
+      .from(formVersions)
+      .innerJoin(projects, eq(projects.id, formVersions.projectId))
+      .where(eq(projects.code, 'T2DM-FU'));
+    const foreign = await t.api({ method: 'GET', url: `/form-definition/published-version?id=${other?.id}`, token });
+    expect(foreign.json<Body>()).toMatchObject({ status: 404, message: '版本不存在' });
+  });
+
   it("should report a key already used by the parent's forms as a problem", async () => {
     const { token } = await freshProject(hfId);
     const clash = sampleDefinition();

@@ -7,6 +7,8 @@ import {
   draftSaveRequest,
   draftSaveResponse,
   publishedResponse,
+  publishedVersionQuery,
+  publishedVersionResponse,
   publishPreviewResponse,
   publishRequest,
   publishResponse,
@@ -82,6 +84,15 @@ export function registerDatabaseRoutes(root: FastifyInstance, deps: { database: 
     `${base}/published`,
     { schema: { response: okSchema(publishedResponse) }, config: { permission: null } },
     async (request) => ok(await database.published(requireAuth(request))),
+  );
+
+  app.get(
+    `${base}/published-version`,
+    {
+      schema: { querystring: publishedVersionQuery, response: okSchema(publishedVersionResponse) },
+      config: { permission: null },
+    },
+    async (request) => ok(await database.publishedVersion(requireAuth(request), request.query.id)),
   );
 
   app.post(

@@ -4,6 +4,7 @@ import type {
   DraftResponse,
   DraftSaveRequest,
   PublishedResponse,
+  PublishedVersion,
   PublishPreviewResponse,
   PublishRequest,
   RecordCheckRequest,
@@ -375,6 +376,14 @@ export function createDatabaseService(deps: { db: Db; clock: Clock }) {
         own: presentPublished(await latestVersion(db, scope)),
         parent: presentPublished(parent?.version ?? undefined),
       };
+    },
+
+    /** A published version of the project or its parent (the definition an older record was entered with). */
+    async publishedVersion(auth: AuthContext, id: string): Promise<PublishedVersion> {
+      const scope = await requireProjectScope(db, auth);
+      const published = presentPublished(await visibleVersion(scope, id, true));
+      if (!published) throw new AppError(404, M.versionNotFound);
+      return published;
     },
 
     async checkRecord(auth: AuthContext, input: RecordCheckRequest): Promise<RecordCheckResponse> {

@@ -504,3 +504,60 @@ describe('CrfForm rich text', () => {
     expect(editor.innerHTML).toBe('<p>咳嗽链接</p><ul><li>一</li></ul>');
   });
 });
+
+describe('CrfForm marks and locked fields', () => {
+  it('should show a field’s mark beside its label and a group cell’s mark beside that cell when marks are given', () => {
+    const markers = new Map([
+      ['weight', <span key="w">体重有2个版本</span>],
+      ['meds.1.dose', <span key="d">剂量已核查</span>],
+    ]);
+    renderForm(
+      [
+        { key: 'weight', label: '体重', type: 'decimal', unit: 'kg' },
+        { key: 'height', label: '身高', type: 'integer' },
+        {
+          key: 'meds',
+          label: '用药',
+          type: 'group',
+          fields: [
+            { key: 'drug', label: '药品', type: 'text' },
+            { key: 'dose', label: '剂量', type: 'text' },
+          ],
+        },
+      ],
+      {
+        fieldMarkers: markers,
+        initial: {
+          weight: 70,
+          meds: [
+            { drug: '呋塞米', dose: '20mg' },
+            { drug: '螺内酯', dose: '20mg' },
+          ],
+        },
+      },
+    );
+    const weightLabel = document.querySelector('label[for$="-weight"]');
+    expect(weightLabel).toHaveTextContent('体重有2个版本');
+    expect(document.querySelector('label[for$="-height"] .crf-field-marker')).toBeNull();
+    const cell = screen.getByLabelText('剂量（第2行）').closest('td');
+    expect(cell).toHaveTextContent('剂量已核查');
+    expect(screen.getByLabelText('剂量（第1行）').closest('td')).not.toHaveTextContent('剂量已核查');
+  });
+
+  it('should disable a locked field with its hint and not show its engine issues when the form is checked', async () => {
+    const user = userEvent.setup();
+    renderForm(
+      [
+        { key: 'name', label: '姓名', type: 'text', required: true, phi: true },
+        { key: 'note', label: '备注', type: 'text', required: true },
+      ],
+      { lockedFields: new Map([['name', '隐私信息已隐藏，不能修改']]), showAllIssues: true },
+    );
+    expect(screen.getByLabelText('姓名')).toBeDisabled();
+    expect(screen.getByText('隐私信息已隐藏，不能修改')).toBeInTheDocument();
+    expect(screen.queryByText('请填写「姓名」')).not.toBeInTheDocument();
+    expect(screen.getByText('请填写「备注」')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('备注'), '无');
+    expect(screen.getByLabelText('姓名')).toHaveValue('');
+  });
+});

@@ -1,4 +1,14 @@
-import { startTransition, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { Modal } from 'antd';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
@@ -26,6 +36,17 @@ export type CrfFormProps = {
   today?: string;
   /** Called once every field of the form is on screen (long forms render in chunks after the first screen). */
   onFullyRendered?: () => void;
+  /**
+   * Small elements by data path (`weight`, `meds.2.dose`), shown beside the field's label or the group cell's input
+   * (the patient pages' history marks). Keep the map's identity stable while typing: a field renders again only when
+   * its own marks change.
+   */
+  fieldMarkers?: ReadonlyMap<string, ReactNode>;
+  /**
+   * Fields that cannot be edited, by field key, with the hint shown under them (PHI withheld from the user). Their
+   * engine issues are not shown (the server's still are).
+   */
+  lockedFields?: ReadonlyMap<string, string>;
 };
 
 type Evaluation = ReturnType<typeof evaluateForm>;
@@ -33,6 +54,23 @@ type Data = Record<string, unknown>;
 
 const NO_ISSUES: readonly RecordIssue[] = [];
 const NO_KEYS: ReadonlySet<string> = new Set();
+type Markers = ReadonlyMap<string, ReactNode>;
+
+/** The marks of each field key: a field's own and its group cells' (`meds` → `meds`, `meds.0.dose`, ...). */
+function markersByField(markers: Markers | undefined): ReadonlyMap<string, Markers> {
+  const byKey = new Map<string, Map<string, ReactNode>>();
+  if (!markers) return byKey;
+  for (const [path, marker] of markers) {
+    const key = topKey(path);
+    let own = byKey.get(key);
+    if (!own) {
+      own = new Map();
+      byKey.set(key, own);
+    }
+    own.set(path, marker);
+  }
+  return byKey;
+}
 /** Fields rendered in the first commit (about two screens); the rest follow in chunks that do not block input. */
 export const FIRST_CHUNK = 40;
 const NEXT_CHUNK = 60;
@@ -98,6 +136,8 @@ export function CrfForm({
   readOnly = false,
   today,
   onFullyRendered,
+  fieldMarkers,
+  lockedFields,
 }: CrfFormProps) {
   const idPrefix = `crf${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const [modal, modalHolder] = Modal.useModal();
@@ -202,11 +242,14 @@ export function CrfForm({
     for (const issue of validation.issues) {
       const key = topKey(issue.path);
       if (!showAllIssues && !touched.has(key)) continue;
+      if (lockedFields?.has(key)) continue;
       const already = byKey.get(key)?.some((i) => i.path === issue.path && i.message === issue.message);
       if (!already) add(issue);
     }
     return byKey;
-  }, [serverIssues, editedSinceServer, validation, showAllIssues, touched]);
+  }, [serverIssues, editedSinceServer, validation, showAllIssues, touched, lockedFields]);
+  // Built when the marks change (a load or a save), not per keystroke: each field keeps its own map's identity.
+  const markers = useMemo(() => markersByField(fieldMarkers), [fieldMarkers]);
 
   const hiddenCellsOf = (key: string): string => {
     const prefix = `${key}.`;
@@ -229,6 +272,8 @@ export function CrfForm({
               missingCodes={missingCodes}
               onFieldChange={onFieldChange}
               readOnly={readOnly}
+              markers={markers.get(field.key)}
+              lockedHint={lockedFields?.get(field.key)}
             />
           ),
         )}

@@ -1,4 +1,4 @@
-import { memo, type CSSProperties } from 'react';
+import { memo, type CSSProperties, type ReactNode } from 'react';
 import { Divider, Form, Tag, Typography } from 'antd';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { FieldDefinition, MissingCode } from '@registry/shared/forms/definition';
@@ -32,6 +32,10 @@ export type FieldItemProps = {
   missingCodes: readonly MissingCode[];
   onFieldChange: (key: string, value: unknown) => void;
   readOnly: boolean;
+  /** Marks by data path: the field's own beside its label, a group's cells' beside their inputs. */
+  markers: ReadonlyMap<string, ReactNode> | undefined;
+  /** Set: the field cannot be edited, and this says why (under the input). */
+  lockedHint: string | undefined;
 };
 
 /** The DOM id of a field's input in one renderer. */
@@ -39,7 +43,7 @@ export function fieldInputId(idPrefix: string, key: string): string {
   return `${idPrefix}-${key}`;
 }
 
-function FieldLabel({ field }: { field: FieldDefinition }) {
+function FieldLabel({ field, marker }: { field: FieldDefinition; marker: ReactNode }) {
   return (
     <span>
       {field.label}
@@ -48,7 +52,20 @@ function FieldLabel({ field }: { field: FieldDefinition }) {
           隐私
         </Tag>
       )}
+      {marker != null && <span className="crf-field-marker">{marker}</span>}
     </span>
+  );
+}
+
+function helpOf(field: FieldDefinition, lockedHint: string | undefined): ReactNode {
+  if (!lockedHint) return field.help;
+  return (
+    <>
+      {field.help && <div>{field.help}</div>}
+      <div className="crf-locked-hint" style={{ color: '#8c8c8c' }}>
+        {lockedHint}
+      </div>
+    </>
   );
 }
 
@@ -64,8 +81,11 @@ export const FieldItem = memo(function FieldItem({
   hiddenCells,
   missingCodes,
   onFieldChange,
-  readOnly,
+  readOnly: formReadOnly,
+  markers,
+  lockedHint,
 }: FieldItemProps) {
+  const readOnly = formReadOnly || lockedHint !== undefined;
   if (field.type === 'section') {
     return (
       <div className="crf-section">
@@ -96,13 +116,13 @@ export const FieldItem = memo(function FieldItem({
   const own = field.type === 'group' ? issues.filter((i) => i.path === field.key) : issues;
   return (
     <Form.Item
-      label={<FieldLabel field={field} />}
+      label={<FieldLabel field={field} marker={markers?.get(field.key)} />}
       layout="vertical"
       htmlFor={id}
       required={field.required}
       validateStatus={issueStatus(own)}
       help={own.length > 0 ? <IssueList issues={own} /> : undefined}
-      extra={field.help}
+      extra={helpOf(field, lockedHint)}
       style={FIELD_STYLE}
     >
       {field.type === 'group' ? (
@@ -115,6 +135,7 @@ export const FieldItem = memo(function FieldItem({
           missingCodes={missingCodes}
           onFieldChange={onFieldChange}
           readOnly={readOnly}
+          markers={markers}
         />
       ) : (
         <ValueCell
@@ -130,4 +151,9 @@ export const FieldItem = memo(function FieldItem({
       )}
     </Form.Item>
   );
-}, sameGroupProps); // the same props as a group's: field, value, issues, hidden cells, ...
+}, sameFieldProps);
+
+/** Memo comparison of a field's props: a group's, and the lock. */
+function sameFieldProps(a: FieldItemProps, b: FieldItemProps): boolean {
+  return a.lockedHint === b.lockedHint && sameGroupProps(a, b);
+}

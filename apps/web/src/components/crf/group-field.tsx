@@ -1,4 +1,4 @@
-import { memo, useMemo, type CSSProperties } from 'react';
+import { memo, useMemo, type CSSProperties, type ReactNode } from 'react';
 import { Button, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
@@ -23,6 +23,8 @@ export type GroupFieldProps = {
   missingCodes: readonly MissingCode[];
   onFieldChange: (key: string, value: unknown) => void;
   readOnly: boolean;
+  /** Marks by data path (`meds.2.dose`): shown beside the cell's input. Undefined when the group has none. */
+  markers: ReadonlyMap<string, ReactNode> | undefined;
 };
 
 /** A repeating group: an editable table, one row per entry, with the group's columns; rows within min/max. */
@@ -35,6 +37,7 @@ export const GroupField = memo(function GroupField({
   missingCodes,
   onFieldChange,
   readOnly,
+  markers,
 }: GroupFieldProps) {
   const rows = useMemo(() => asRows(value), [value]);
   const hidden = useMemo(() => new Set(hiddenCells ? hiddenCells.split('\n') : []), [hiddenCells]);
@@ -97,18 +100,29 @@ export const GroupField = memo(function GroupField({
                     );
                   }
                   const own = cellIssues(index, column.key);
+                  const marker = markers?.get(path);
+                  const input = (
+                    <ValueCell
+                      field={column}
+                      id={`${idPrefix}-${field.key}-${index}-${column.key}`}
+                      ariaLabel={`${column.label}（第${index + 1}行）`}
+                      value={row[column.key]}
+                      missingCodes={missingCodes}
+                      onChange={(next) => setCell(index, column.key, next)}
+                      disabled={readOnly}
+                      status={issueStatus(own)}
+                    />
+                  );
                   return (
                     <td key={column.key} style={{ ...cell, minWidth: 140 }}>
-                      <ValueCell
-                        field={column}
-                        id={`${idPrefix}-${field.key}-${index}-${column.key}`}
-                        ariaLabel={`${column.label}（第${index + 1}行）`}
-                        value={row[column.key]}
-                        missingCodes={missingCodes}
-                        onChange={(next) => setCell(index, column.key, next)}
-                        disabled={readOnly}
-                        status={issueStatus(own)}
-                      />
+                      {marker == null ? (
+                        input
+                      ) : (
+                        <div style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
+                          <div style={{ flex: 1, minWidth: 0 }}>{input}</div>
+                          <span className="crf-field-marker">{marker}</span>
+                        </div>
+                      )}
                       <IssueList issues={own} />
                     </td>
                   );
@@ -157,6 +171,7 @@ export function sameGroupProps(a: GroupFieldProps, b: GroupFieldProps): boolean 
     a.onFieldChange === b.onFieldChange &&
     a.readOnly === b.readOnly &&
     a.idPrefix === b.idPrefix &&
+    a.markers === b.markers &&
     sameIssues(a.issues, b.issues)
   );
 }

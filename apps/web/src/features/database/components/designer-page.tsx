@@ -27,7 +27,7 @@ import { DesignerContext, publishedIndex, type DesignerContextValue } from '../h
 import { useDesignerStore, useIsDirty } from '../hooks/use-designer-store';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { useDraftSession, type SaveState } from '../hooks/use-draft-session';
-import { useLeaveGuard } from '../hooks/use-leave-guard';
+import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useProjectParam } from '../hooks/use-project-param';
 import { FieldList } from './field-list';
 import { FieldProperties } from './field-properties';

@@ -1,16 +1,18 @@
 import { useEffect, useRef } from 'react';
 import { App } from 'antd';
-import { useBlocker } from 'react-router';
+import { useBlocker, type Location } from 'react-router';
+
+/** Leaving means another path; a page may count more (another patient on the same path). */
+export type LeaveTest = (current: Location, next: Location) => boolean;
+const otherPath: LeaveTest = (current, next) => current.pathname !== next.pathname;
 
 /**
  * While `dirty`, leaving the page asks first: a navigation inside the app opens a confirm dialog (React Router's
  * blocker), closing or reloading the tab gets the browser's own prompt (beforeunload).
  */
-export function useLeaveGuard(dirty: boolean) {
+export function useLeaveGuard(dirty: boolean, leaves: LeaveTest = otherPath) {
   const { modal } = App.useApp();
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
-  );
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && leaves(currentLocation, nextLocation));
 
   // One dialog per blocked navigation (the blocker object may change while it waits).
   const asking = useRef(false);

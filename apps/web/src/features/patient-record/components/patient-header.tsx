@@ -1,0 +1,106 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Card, Descriptions, Modal, Space, Tag, Typography } from 'antd';
+import { EditOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import type { PatientVO } from '@registry/shared/contracts/patient';
+import { PATIENT_GENDER_LABELS, PATIENT_STATUS_LABELS } from '@registry/shared/contracts/patient';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import { Permission } from '../../../lib/permission';
+import { toast } from '../../../lib/toast';
+// The demographics form of /patient/add, reused for editing (one form for both pages).
+import { PatientForm } from '../../patient/components/patient-form';
+import { useUpdatePatient } from '../api/update-patient';
+
+const STATUS_COLORS: Record<PatientVO['status'], string> = {
+  screening: 'default',
+  enrolled: 'green',
+  withdrawn: 'orange',
+  completed: 'blue',
+  deceased: 'red',
+};
+
+/** Whole years from the birth date to today; null without a birth date. */
+export function ageOf(birthDate: string | null, today = dayjs()): number | null {
+  if (!birthDate) return null;
+  const birth = dayjs(birthDate);
+  return birth.isValid() ? today.diff(birth, 'year') : null;
+}
+
+export function PatientStatusTag({ status }: { status: PatientVO['status'] }) {
+  return <Tag color={STATUS_COLORS[status]}>{PATIENT_STATUS_LABELS[status]}</Tag>;
+}
+
+/** The demographics dialog: the /patient/add form in edit mode, saved with the patient's rowVersion. */
+function DemographicsDialog({
+  patient,
+  onClose,
+  onReload,
+}: {
+  patient: PatientVO;
+  onClose: () => void;
+  onReload: () => void;
+}) {
+  const update = useUpdatePatient();
+  return (
+    <Modal open title="编辑基本信息" width={880} footer={null} onCancel={onClose} destroyOnHidden maskClosable={false}>
+      <PatientForm
+        mode="edit"
+        patient={patient}
+        onReload={onReload}
+        onSubmit={async (body) => {
+          await update.mutateAsync(body);
+          toast.success('基本信息已保存');
+          onClose();
+        }}
+        extraActions={<Button onClick={onClose}>取消</Button>}
+      />
+    </Modal>
+  );
+}
+
+export type PatientHeaderProps = {
+  patient: PatientVO;
+  onReload: () => void;
+  /** Links and actions at the right (患者档案, 返回列表 ...). */
+  extra?: ReactNode;
+};
+
+/** Who the page is about: number, name, gender, age, center, status; 编辑基本信息 (`patient.edit`). */
+export function PatientHeader({ patient, onReload, extra }: PatientHeaderProps) {
+  const [editing, setEditing] = useState(false);
+  const age = ageOf(patient.birthDate);
+  return (
+    <Card size="small" className="patient-header">
+      <div className="patient-header-row">
+        <Space size={12} wrap align="center">
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {patient.name}
+          </Typography.Title>
+          <Typography.Text code>{patient.patientNo}</Typography.Text>
+          <PatientStatusTag status={patient.status} />
+        </Space>
+        <Space size={8} wrap>
+          {extra}
+          <Permission codes={[PERMISSIONS.patientEdit]}>
+            <Button icon={<EditOutlined />} onClick={() => setEditing(true)}>
+              编辑基本信息
+            </Button>
+          </Permission>
+        </Space>
+      </div>
+      <Descriptions size="small" column={{ xs: 2, md: 4, xl: 6 }} style={{ marginTop: 8 }}>
+        <Descriptions.Item label="性别">
+          {patient.gender ? PATIENT_GENDER_LABELS[patient.gender] : '—'}
+        </Descriptions.Item>
+        <Descriptions.Item label="年龄">{age === null ? '—' : `${age} 岁`}</Descriptions.Item>
+        <Descriptions.Item label="中心">
+          {patient.centerCode} {patient.centerName}
+        </Descriptions.Item>
+        <Descriptions.Item label="住院号">{patient.hospitalNo ?? '—'}</Descriptions.Item>
+        <Descriptions.Item label="入组日期">{patient.enrolDate ?? '—'}</Descriptions.Item>
+        <Descriptions.Item label="手机号">{patient.phone ?? '—'}</Descriptions.Item>
+      </Descriptions>
+      {editing && <DemographicsDialog patient={patient} onClose={() => setEditing(false)} onReload={onReload} />}
+    </Card>
+  );
+}
