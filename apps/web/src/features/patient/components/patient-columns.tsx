@@ -184,25 +184,35 @@ export function fixedColumns(): PatientColumn[] {
 /** The column of a list-flagged CRF field: its value formatted by type, sortable on the server. */
 export function fieldColumn(
   field: ListField,
-  { canSeePhi, dictLabels }: { canSeePhi: boolean; dictLabels: ReadonlyMap<string, string> | undefined },
+  {
+    canSeePhi,
+    dictLabels,
+    sameAsFixed = false,
+  }: {
+    canSeePhi: boolean;
+    dictLabels: ReadonlyMap<string, string> | undefined;
+    /** A fixed column has the same label (the CRF's own 姓名 beside the patient's): name the form too. */
+    sameAsFixed?: boolean;
+  },
 ): PatientColumn {
   const hidden = field.phi && !canSeePhi;
+  const label = sameAsFixed ? `${field.label}（${field.formTitle}）` : field.label;
   const title = hidden ? (
     <Tooltip title="含身份信息的字段：您没有查看权限，不显示其值">
       <span>
-        {field.label} <LockOutlined />
+        {label} <LockOutlined />
       </span>
     </Tooltip>
   ) : (
-    field.label
+    label
   );
   return {
     key: fieldColumnKey(field.key),
     title,
-    label: field.label,
+    label,
     hint: `表单：${field.formTitle}`,
     // Wide enough for the header (a Chinese character is ≈ 14 px) and the sort icons; long text gets more.
-    defaultWidth: Math.min(240, Math.max(field.filter === 'text' ? 160 : 110, [...field.label].length * 14 + 56)),
+    defaultWidth: Math.min(240, Math.max(field.filter === 'text' ? 160 : 110, [...label].length * 14 + 56)),
     defaultVisible: true,
     sortField: hidden ? undefined : fieldColumnKey(field.key),
     align: field.filter === 'number' ? 'right' : undefined,

@@ -85,8 +85,16 @@ function PatientList() {
 
   const columnsByKey = useMemo(() => {
     const map = new Map<string, PatientColumn>(baseColumns.map((c) => [c.key, c]));
+    const fixedLabels = new Set(baseColumns.map((c) => c.label));
     for (const field of fields)
-      map.set(`field:${field.key}`, fieldColumn(field, { canSeePhi: canPii, dictLabels: dictLabels.get(field.key) }));
+      map.set(
+        `field:${field.key}`,
+        fieldColumn(field, {
+          canSeePhi: canPii,
+          dictLabels: dictLabels.get(field.key),
+          sameAsFixed: fixedLabels.has(field.label),
+        }),
+      );
     return map;
   }, [baseColumns, fields, canPii, dictLabels]);
 
