@@ -8,7 +8,7 @@ import { PERMISSIONS } from '@registry/shared/permissions';
 import { Permission } from '../../../lib/permission';
 import { toast } from '../../../lib/toast';
 // The demographics form of /patient/add, reused for editing (one form for both pages).
-import { PatientForm } from '../../patient/components/patient-form';
+import { PatientForm } from '../../../components/patient-form/patient-form';
 import { useUpdatePatient } from '../api/update-patient';
 
 const STATUS_COLORS: Record<PatientVO['status'], string> = {

@@ -4,7 +4,7 @@ import { ProjectScope } from '../../../lib/project-scope';
 import { useProjectStore } from '../../../lib/stores/project-store';
 import { toast } from '../../../lib/toast';
 import { useCreatePatient } from '../api/create-patient';
-import { PatientForm } from './patient-form';
+import { PatientForm } from '../../../components/patient-form/patient-form';
 
 /**
  * `/patient/add`: the demographics of a new patient. Saved, the patient opens in `/patient/edit`, where the CRFs are

@@ -17,7 +17,7 @@ import { hasAnyPermission, Permission } from '../../../lib/permission';
 import { ProjectScope } from '../../../lib/project-scope';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useProjectStore } from '../../../lib/stores/project-store';
-import { useCenters } from '../api/list-centers';
+import { useCenters } from '../../../components/patient-form/list-centers';
 import { usePatientPage } from '../api/page-patients';
 import { usePublished } from '../api/get-published';
 import { listFieldsOf } from '../hooks/list-fields';

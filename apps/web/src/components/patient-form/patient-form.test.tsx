@@ -2,11 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import dayjs from 'dayjs';
 import type { PatientUpdateRequest } from '@registry/shared/contracts/patient';
-import { server } from '../../../test/server';
-import { apiUrl, http, ok } from '../../../test/api';
-import { renderWithProviders } from '../../../test/render';
-import { ApiError } from '../../../lib/request';
-import { buildCenter, buildPatient } from '../test-factories';
+import { server } from '../../test/server';
+import { apiUrl, http, ok } from '../../test/api';
+import { renderWithProviders } from '../../test/render';
+import { ApiError } from '../../lib/request';
+import { buildCenter, buildPatient } from './test-factories';
 import { PatientForm, patientToValues, STALE_MESSAGE, toUpdateBody } from './patient-form';
 
 describe('toUpdateBody', () => {

@@ -16,9 +16,9 @@ import {
   type PatientUpdateRequest,
   type PatientVO,
 } from '@registry/shared/contracts/patient';
-import { applyServerIssues } from '../../../lib/form-errors';
-import { ApiError } from '../../../lib/request';
-import { useCenters } from '../api/list-centers';
+import { applyServerIssues } from '../../lib/form-errors';
+import { ApiError } from '../../lib/request';
+import { useCenters } from './list-centers';
 
 /** The values of the demographics form (dates as dayjs while edited). */
 export type PatientFormValues = {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CenterVO } from '@registry/shared/contracts/center';
-import { request } from '../../../lib/request';
+import { request } from '../../lib/request';
 
 /**
  * `GET project-center/list`: the current project's centers within the caller's scope (a center-scoped member gets only
