@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { server } from '../test/server';
-import { apiUrl, http, ok } from '../test/api';
+import { apiUrl, http, HttpResponse, ok } from '../test/api';
+
+const notChosen = { status: 404, message: '请先选择项目', data: null, requestId: 'r-1' };
 import { renderRoute } from '../test/router';
 import { setToken } from '../lib/token';
 import { useMenuStore } from '../lib/stores/menu-store';
@@ -46,6 +48,7 @@ describe('RequirePermission', { timeout: 60_000 }, () => {
       .getState()
       .selectProject({ projectCode: 'HF', projectId: 'p-1', projectName: '心衰', subProject: false });
     server.use(
+      http.get(apiUrl('/web-project/current'), () => ok({ id: 'p-1', projectName: '心衰' })),
       http.get(apiUrl('/auth/menu'), ({ request }) =>
         new URL(request.url).searchParams.get('groupCode') === 'project'
           ? ok({ menus: [], permissions: ['center.manage'] })
@@ -68,6 +71,7 @@ describe('RequirePermission', { timeout: 60_000 }, () => {
       .getState()
       .selectProject({ projectCode: 'T2', projectId: 'p-2', projectName: '糖尿病', subProject: false });
     serveMenu(['home.view']);
+    server.use(http.get(apiUrl('/web-project/current'), () => ok({ id: 'p-2', projectName: '糖尿病' })));
     const page = (at: string) =>
       renderRoute(
         <RequirePermission codes={['database.config']}>
@@ -80,5 +84,35 @@ describe('RequirePermission', { timeout: 60_000 }, () => {
     opened.unmount();
     page('/manage/database?projectId=p-2');
     expect(await screen.findByText('无权限访问该页面')).toBeInTheDocument();
+  });
+
+  it('should make the stored project current before judging its permissions (a page opened by its address)', async () => {
+    setToken('tok');
+    useProjectStore
+      .getState()
+      .selectProject({ projectCode: 'HF', projectId: 'p-1', projectName: '心衰', subProject: false });
+    let current: string | null = null; // a new sign-in: the session has no current project
+    server.use(
+      http.get(apiUrl('/web-project/current'), () =>
+        current ? ok({ id: current, projectName: '心衰' }) : HttpResponse.json(notChosen, { status: 404 }),
+      ),
+      http.get(apiUrl('/web-project/change'), ({ request }) => {
+        current = new URL(request.url).searchParams.get('projectId');
+        return ok({ id: current, projectName: '心衰' });
+      }),
+      http.get(apiUrl('/auth/menu'), ({ request }) =>
+        new URL(request.url).searchParams.get('groupCode') === 'project'
+          ? ok({ menus: [], permissions: current === 'p-1' ? ['patient.list'] : [] })
+          : ok({ menus: [], permissions: ['project.list'] }),
+      ),
+    );
+    renderRoute(
+      <RequirePermission codes={['patient.list']}>
+        <p>患者列表</p>
+      </RequirePermission>,
+      { path: '/patient/list', at: '/patient/list' },
+    );
+    expect(await screen.findByText('患者列表')).toBeInTheDocument();
+    expect(current).toBe('p-1');
   });
 });

@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { MENU_GROUPS } from '@registry/shared/constants';
 import { useMenu } from '../features/menu/api/get-menu';
 import { hasAnyPermission } from '../lib/permission';
+import { useEnsureCurrentProject } from '../lib/project-scope';
 import { useMenuStore } from '../lib/stores/menu-store';
 import { useProjectStore } from '../lib/stores/project-store';
 
@@ -41,7 +42,11 @@ export function RequirePermission({ codes, children }: { codes: readonly string[
   const wantedProjectId = params.get('projectId');
   const switching = Boolean(wantedProjectId && wantedProjectId !== storedProjectId);
   const menu = useMenu(MENU_GROUPS.person);
-  const projectMenu = useMenu(MENU_GROUPS.project, hasProject);
+  // The project's permissions are the session's current project's: make the stored project current first (a new
+  // sign-in starts without one, and a page opened by its address has not passed through 进入项目).
+  const ensured = useEnsureCurrentProject(storedProjectId, !switching);
+  const projectReady = hasProject && (switching || !ensured.isPending);
+  const projectMenu = useMenu(MENU_GROUPS.project, projectReady);
   const stored = useMenuStore((s) => s.permissions);
   const setProjectMenu = useMenuStore((s) => s.setProjectMenu);
   const personCodes = menu.data?.permissions;
@@ -52,7 +57,7 @@ export function RequirePermission({ codes, children }: { codes: readonly string[
     if (project && personCodes) setProjectMenu(project.menus, [...project.permissions, ...personCodes]);
   }, [project, personCodes, setProjectMenu]);
 
-  if (menu.isPending || (hasProject && projectMenu.isPending)) {
+  if (menu.isPending || (hasProject && (!projectReady || projectMenu.isPending))) {
     return (
       <div style={{ padding: 48, textAlign: 'center' }}>
         <Spin tip="加载中…" size="large">

@@ -11,12 +11,14 @@ import { useProjectStore } from './stores/project-store';
  * `projectId`) current on the server when the session has another one or none (a new sign-in starts without one), and
  * asks the user to pick a project when none is stored.
  */
-export function ProjectScope({ children }: { children: ReactNode }) {
-  const navigate = useNavigate();
-  const projectId = useProjectStore((s) => s.projectId);
-  const ensured = useQuery({
+/**
+ * Makes the stored project the session's current project on the server (once per project id; shared by the permission
+ * gate and `ProjectScope`, so a page opened by its address after a new sign-in judges and loads the right project).
+ */
+export function useEnsureCurrentProject(projectId: string | null | undefined, enabled = true) {
+  return useQuery({
     queryKey: ['web-project', 'ensure-current', projectId],
-    enabled: Boolean(projectId),
+    enabled: Boolean(projectId) && enabled,
     staleTime: Infinity,
     retry: false,
     queryFn: async () => {
@@ -26,6 +28,12 @@ export function ProjectScope({ children }: { children: ReactNode }) {
       return request<CurrentProject>({ method: 'get', url: '/web-project/change', params: { projectId } });
     },
   });
+}
+
+export function ProjectScope({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const projectId = useProjectStore((s) => s.projectId);
+  const ensured = useEnsureCurrentProject(projectId);
   const pick = (
     <Button type="primary" onClick={() => navigate('/person/project')}>
       去选择项目
