@@ -172,6 +172,52 @@ describe('writeRecord', () => {
     });
   });
 
+  it('should move an updated record to the version its new data was checked against', async () => {
+    const form = formOf('vital_signs');
+    const created = await t.db.transaction((tx) =>
+      writeRecord(tx, ctx, {
+        ...base,
+        patientId: patientIds[2] ?? '',
+        form,
+        existing: null,
+        data: check(form, { height: 170, weight: 65 }).data,
+        softIssues: [],
+        status: 'draft',
+      }),
+    );
+    const [v1] = await t.db.select().from(formVersions).where(eq(formVersions.id, base.versionId));
+    const [v2] = await t.db
+      .insert(formVersions)
+      .values({
+        tenantId: base.tenantId,
+        projectId: base.projectId,
+        versionNo: 99,
+        definition,
+        changes: [],
+        publishedBy: base.actorId,
+      })
+      .returning();
+    if (!v1 || !v2) throw new Error('versions missing');
+    const updated = await t.db.transaction((tx) =>
+      writeRecord(tx, ctx, {
+        ...base,
+        patientId: patientIds[2] ?? '',
+        versionId: v2.id,
+        form,
+        existing: created.record,
+        data: check(form, { height: 170, weight: 66 }).data,
+        softIssues: [],
+        status: 'draft',
+        source: { type: 'import', ref: { batchId: 'b-1', fileName: '导入.xlsx', row: 3 } },
+      }),
+    );
+    const [stored] = await t.db.select().from(formRecords).where(eq(formRecords.id, created.record.id));
+    expect(stored?.versionId).toBe(v2.id);
+    expect(updated.record.versionId).toBe(v2.id);
+    const events = await auditOf(created.record.id);
+    expect(events.at(-1)?.newValue).toMatchObject({ versionId: v2.id });
+  });
+
   it('should write nothing when neither the data nor the status changes', async () => {
     const form = formOf('medical_history');
     const verdict = check(form, { smoking: '0', primary_diagnosis: 'I00-I99' });

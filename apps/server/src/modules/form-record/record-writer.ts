@@ -26,7 +26,10 @@ export type RecordWrite = {
   projectId: string;
   patientId: string;
   form: FormDefinition;
-  /** The published version the record is (or, new, will be) entered with. */
+  /**
+   * The published version `data` was checked against: a new record is entered with it, an updated one moves to it (the
+   * edit page passes the record's own version; an import the current one, whose template it filled).
+   */
   versionId: string;
   /** The stored record, or null to create one. */
   existing: ExistingRecord | null;
@@ -178,7 +181,7 @@ export async function writeRecord(tx: Executor, ctx: AuditContext, input: Record
             tenantId: input.tenantId,
             id,
             rowVersion: existing.rowVersion,
-            set: { ...common, ...transition },
+            set: { ...common, ...transition, versionId: input.versionId },
           }
         : {
             kind: 'insert',
