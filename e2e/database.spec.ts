@@ -21,10 +21,12 @@ async function addField(
   // The menu closes over a field row: move the pointer off, or the row's 复制 tooltip covers the palette button.
   await page.mouse.move(0, 0);
   await palette.click();
+  // The long palette may still be moving into place on a busy machine ("element is not stable"): the item's own click
+  // is what the test needs, not a pointer at its momentary position.
   await page
     .locator('.ant-dropdown:not(.ant-dropdown-hidden)')
     .getByRole('menuitem', { name: typeLabel, exact: true })
-    .click();
+    .dispatchEvent('click');
   const props = page.locator('.designer-pane-side');
   const keyInput = props.locator('#prop-key');
   await keyInput.fill(key);

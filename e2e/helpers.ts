@@ -12,7 +12,15 @@ export async function signIn(page: Page, username: string, password: string): Pr
 }
 
 export async function openUserMenu(page: Page): Promise<void> {
-  await page.getByRole('button', { name: '用户菜单' }).click();
+  // The menu of the page before (closed by choosing an item, still fading out) can look open, and a click that lands
+  // while the layout changes may hit the header being replaced: wait until no menu shows, open it, and check it opened.
+  const logout = page.getByRole('menuitem', { name: '退出登录' });
+  await expect(async () => {
+    if (await logout.isVisible()) await page.keyboard.press('Escape');
+    await expect(logout).toBeHidden({ timeout: 2_000 });
+    await page.getByRole('button', { name: '用户菜单' }).click();
+    await expect(logout).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 export async function storedToken(page: Page): Promise<{ local: string | null; session: string | null }> {
