@@ -30,6 +30,8 @@ import { registerDatabaseRoutes } from './modules/database/database.routes';
 import { registerDatabaseIoRoutes } from './modules/database-io/database-io.routes';
 import { createDatabaseIoService } from './modules/database-io/database-io.service';
 import { createDatabaseService } from './modules/database/database.service';
+import { registerPageConfigRoutes } from './modules/page-config/page-config.routes';
+import { createPageConfigService } from './modules/page-config/page-config.service';
 import { registerPatientRoutes } from './modules/patient/patient.routes';
 import { createPatientService } from './modules/patient/patient.service';
 import { resolvePhiKeys } from './lib/phi-crypto';
@@ -126,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDatabaseRoutes(app, { database: createDatabaseService({ db, clock }) });
   registerDatabaseIoRoutes(app, { io: createDatabaseIoService({ db, clock }) });
   registerPatientRoutes(app, { patients: createPatientService({ db, clock, keys: await resolvePhiKeys(config) }) });
+  registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

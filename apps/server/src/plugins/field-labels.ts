@@ -35,12 +35,27 @@ export const FIELD_LABELS: Record<string, string> = {
   userId: '用户',
   current: '页码',
   size: '每页条数',
+  pageKey: '页面',
+  pageSize: '每页条数',
+  width: '列宽',
+  sortField: '排序字段',
+  sortOrder: '排序方向',
+  fieldKey: '字段',
+  op: '筛选条件',
+  // a name that means something else inside a list: `<list>.<name>` (looked up first)
+  'columns.key': '列',
+  'columns.visible': '是否显示',
+  'fieldFilters.value': '筛选值',
 };
 
 export function labelOf(path: readonly PropertyKey[]): string {
   for (let i = path.length - 1; i >= 0; i--) {
     const part = path[i];
-    if (typeof part === 'string' && FIELD_LABELS[part]) return FIELD_LABELS[part];
+    if (typeof part !== 'string') continue;
+    const list = path.slice(0, i).findLast((p) => typeof p === 'string' && !/^\d+$/.test(p));
+    const qualified = typeof list === 'string' ? FIELD_LABELS[`${list}.${part}`] : undefined;
+    if (qualified) return qualified;
+    if (FIELD_LABELS[part]) return FIELD_LABELS[part];
   }
   const last = path.findLast((p) => typeof p === 'string');
   return typeof last === 'string' ? last : '请求参数';

@@ -1,8 +1,10 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { centers, patients } from '../../db/schema';
+import { alias } from 'drizzle-orm/pg-core';
+import { centers, formRecords, patients } from '../../db/schema';
 import { escapeLike } from '../project/project-manage.repository';
 import { centerCondition, type ProjectScope } from '../project/project-scope';
+import type { FieldCondition, ListField } from './patient-list-fields';
 
 /**
  * THE patient scope: tenant, the top-level project, the sub-project's own cohort when the current project is a
@@ -83,25 +85,146 @@ function filterConditions(scope: ProjectScope, f: PatientFilter): SQL[] {
   return conditions;
 }
 
+/** CRF conditions of a page: the list fields to show, the checked filters on them, and a field to sort by. */
+export type PatientCrfQuery = {
+  /** The list fields whose values the page carries (`fields` of each record). */
+  fields: readonly ListField[];
+  conditions: readonly FieldCondition[];
+  sortField?: ListField;
+};
+
+type RecordAlias = ReturnType<typeof alias<typeof formRecords, string>>;
+
+/** A list field's stored value (jsonb) on the joined record of its form. */
+const jsonValue = (fr: RecordAlias, field: ListField): SQL => sql`(${fr.data} -> ${field.key})`;
+const textValue = (fr: RecordAlias, field: ListField): SQL => sql`(${fr.data} ->> ${field.key})`;
+/** A numeric field's value as numeric; a missing-data code (a string) or anything else reads as null. */
+const numericValue = (fr: RecordAlias, field: ListField): SQL =>
+  sql`(case when jsonb_typeof(${jsonValue(fr, field)}) = 'number' then (${jsonValue(fr, field)})::numeric end)`;
+/** A date field's value as `YYYY-MM-DD…` text; a missing-data code reads as null (dates start with 4 digits). */
+const dateValue = (fr: RecordAlias, field: ListField): SQL =>
+  sql`(case when ${textValue(fr, field)} ~ '^[0-9]{4}' then left(${textValue(fr, field)}, 10) end)`;
+
+/** The SQL of one checked CRF filter on the joined record of its form (values always bound parameters). */
+function crfCondition(fr: RecordAlias, c: FieldCondition): SQL {
+  const { field } = c;
+  const value = jsonValue(fr, field);
+  switch (c.op) {
+    case 'empty':
+      return sql`coalesce(${value}, 'null'::jsonb) in ('null'::jsonb, '""'::jsonb, '[]'::jsonb)`;
+    case 'notEmpty':
+      return sql`coalesce(${value}, 'null'::jsonb) not in ('null'::jsonb, '""'::jsonb, '[]'::jsonb)`;
+    case 'contains':
+      return sql`${textValue(fr, field)} ilike ${escapeLike(c.value)}`;
+    case 'eq': {
+      if (field.type === 'datetime' && typeof c.value === 'string' && !field.missingCodes.includes(c.value))
+        return sql`${dateValue(fr, field)} = ${c.value}`;
+      // Containment (`data @> {"key": value}`): exact for numbers, codes and text, and a GIN index can answer it.
+      const stored =
+        field.kind === 'multi' && typeof c.value === 'string' && !field.missingCodes.includes(c.value)
+          ? [c.value]
+          : c.value;
+      return sql`${fr.data} @> ${JSON.stringify({ [field.key]: stored })}::jsonb`;
+    }
+    case 'gte':
+    case 'lte': {
+      const op = c.op === 'gte' ? sql`>=` : sql`<=`;
+      return field.kind === 'number'
+        ? sql`${numericValue(fr, field)} ${op} ${c.value}::numeric`
+        : sql`${dateValue(fr, field)} ${op} ${String(c.value)}`;
+    }
+  }
+}
+
+/** The ORDER BY expression of a list field: numbers as numbers, dates and codes as text. */
+function crfSortValue(fr: RecordAlias, field: ListField): SQL {
+  return field.kind === 'number'
+    ? numericValue(fr, field)
+    : field.kind === 'date'
+      ? dateValue(fr, field)
+      : textValue(fr, field);
+}
+
+/**
+ * THE patient list query (`POST patient-info/page`), tuned by `npm run bench` (P1): the scope and filters of
+ * `filterConditions`, CRF filters and the `field:<key>` sort on the first live instance of their form (one LEFT JOIN
+ * per form involved, on the unique index (tenant, patient, form, instance)), a count, one page, then the list fields'
+ * values of that page's patients in one more query. Field keys come from the published definition (and match the key
+ * pattern); every value is a bound parameter.
+ */
 export async function pagePatients(
   db: Executor,
   scope: ProjectScope,
   filter: PatientFilter,
   paging: { current: number; size: number; sortField?: PatientSortField; sortOrder?: 'asc' | 'desc' },
+  crf: PatientCrfQuery = { fields: [], conditions: [] },
 ) {
-  const where = and(...filterConditions(scope, filter));
-  const [total] = await db.select({ n: count() }).from(patients).where(where);
-  const column = SORT_COLUMNS[paging.sortField ?? 'createdAt'];
+  // One alias per form that a filter or the sort reads.
+  const aliases = new Map<string, RecordAlias>();
+  const aliasOf = (formKey: string): RecordAlias => {
+    let fr = aliases.get(formKey);
+    if (fr === undefined) {
+      fr = alias(formRecords, `fr${aliases.size}`);
+      aliases.set(formKey, fr);
+    }
+    return fr;
+  };
+  const conditions = filterConditions(scope, filter);
+  for (const c of crf.conditions) conditions.push(crfCondition(aliasOf(c.field.formKey), c));
+  const filterForms = [...aliases.entries()];
+  const sortAlias = crf.sortField ? aliasOf(crf.sortField.formKey) : undefined;
+  const joinOn = (fr: RecordAlias, formKey: string) =>
+    and(
+      eq(fr.tenantId, scope.tenantId),
+      eq(fr.patientId, patients.id),
+      eq(fr.formKey, formKey),
+      eq(fr.instance, 1),
+      isNull(fr.deletedAt),
+    );
+  const where = and(...conditions);
+
+  let countQuery = db.select({ n: count() }).from(patients).$dynamic();
+  for (const [formKey, fr] of filterForms) countQuery = countQuery.leftJoin(fr, joinOn(fr, formKey));
+  const [total] = await countQuery.where(where);
+
+  let pageQuery = db.select(columns).from(patients).innerJoin(centers, eq(centers.id, patients.centerId)).$dynamic();
+  for (const [formKey, fr] of aliases) pageQuery = pageQuery.leftJoin(fr, joinOn(fr, formKey));
   const dir = paging.sortOrder === 'asc' ? asc : desc;
-  const records = await db
-    .select(columns)
-    .from(patients)
-    .innerJoin(centers, eq(centers.id, patients.centerId))
+  const order =
+    crf.sortField && sortAlias
+      ? sql`${crfSortValue(sortAlias, crf.sortField)} ${paging.sortOrder === 'asc' ? sql`asc` : sql`desc`} nulls last`
+      : sql`${dir(SORT_COLUMNS[paging.sortField ?? 'createdAt'])} nulls last`;
+  const records = await pageQuery
     .where(where)
-    .orderBy(sql`${dir(column)} nulls last`, dir(patients.seq))
+    .orderBy(order, dir(patients.seq))
     .limit(paging.size)
     .offset((paging.current - 1) * paging.size);
-  return { records, total: total?.n ?? 0 };
+
+  const formKeys = [...new Set(crf.fields.map((f) => f.formKey))];
+  const values = new Map<string, Map<string, Record<string, unknown>>>();
+  if (records.length > 0 && formKeys.length > 0) {
+    const rows = await db
+      .select({ patientId: formRecords.patientId, formKey: formRecords.formKey, data: formRecords.data })
+      .from(formRecords)
+      .where(
+        and(
+          eq(formRecords.tenantId, scope.tenantId),
+          inArray(
+            formRecords.patientId,
+            records.map((r) => r.id),
+          ),
+          inArray(formRecords.formKey, formKeys),
+          eq(formRecords.instance, 1),
+          isNull(formRecords.deletedAt),
+        ),
+      );
+    for (const row of rows) {
+      const byForm = values.get(row.patientId) ?? new Map<string, Record<string, unknown>>();
+      byForm.set(row.formKey, (row.data ?? {}) as Record<string, unknown>);
+      values.set(row.patientId, byForm);
+    }
+  }
+  return { records, total: total?.n ?? 0, values };
 }
 
 export type PatientRow = Awaited<ReturnType<typeof pagePatients>>['records'][number];

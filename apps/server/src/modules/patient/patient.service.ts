@@ -9,6 +9,7 @@ import {
   type patientUpdateRequest,
   type PatientVO,
 } from '@registry/shared/contracts/patient';
+import type { Definition } from '@registry/shared/forms/definition';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client';
 import type { patients } from '../../db/schema';
@@ -18,6 +19,8 @@ import { blindIndex, decryptPhi, encryptPhi, type PhiKeys } from '../../lib/phi-
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
 import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
+import { existingDictOptions, dictOptionKey, latestVersion } from '../database/database.repository';
+import { checkFieldQuery, LIST_FIELD_MESSAGES, listColumnFields, pickFieldValues } from './patient-list-fields';
 import { maskIdNumber, maskName, maskPhone, presentPatient } from './patient.presenter';
 import {
   findDuplicate,
@@ -27,6 +30,7 @@ import {
   nextPatientSeq,
   pagePatients,
   softDeletePatients,
+  type PatientCrfQuery,
   updatePatientRow,
   type PatientRow,
 } from './patient.repository';
@@ -156,6 +160,31 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
     );
   }
 
+  /**
+   * The CRF side of a page: the list fields of the published definitions (the project's, and the parent's for a
+   * sub-project), the checked `fieldFilters` and `field:<key>` sort (400 naming a key that is not a list field; a
+   * dictionary code must be an enabled option of its list).
+   */
+  async function listQuery(scope: ProjectScope, q: PageInput, pii: boolean): Promise<PatientCrfQuery> {
+    const definitions: Definition[] = [];
+    const own = await latestVersion(db, { tenantId: scope.tenantId, projectId: scope.projectId });
+    if (own) definitions.push(own.definition);
+    if (scope.rootProjectId !== scope.projectId) {
+      const parent = await latestVersion(db, { tenantId: scope.tenantId, projectId: scope.rootProjectId });
+      if (parent) definitions.push(parent.definition);
+    }
+    const fields = listColumnFields(definitions);
+    const checked = checkFieldQuery(fields, q.fieldFilters ?? [], q.sortField, pii);
+    if (checked.dictCodes.length > 0) {
+      const known = await existingDictOptions(db, scope.tenantId, checked.dictCodes);
+      const issues = checked.dictCodes
+        .filter((d) => !known.has(dictOptionKey(d.dictCode, d.code)))
+        .map((d) => ({ path: `fieldFilters.${d.index}.value`, message: LIST_FIELD_MESSAGES.option(d.label, d.code) }));
+      if (issues.length > 0) throw new AppError(400, issues[0]?.message ?? M.invalid, issues);
+    }
+    return { fields, conditions: checked.conditions, ...(checked.sort ? { sortField: checked.sort } : {}) };
+  }
+
   return {
     async page(auth: AuthContext, q: PageInput, ctx: AuditContext): Promise<PatientPageResponse> {
       const scope = await requireProjectScope(db, auth);
@@ -171,12 +200,12 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
         enrolDateFrom: q.enrolDateFrom,
         enrolDateTo: q.enrolDateTo,
       };
-      // TODO(issue 5, list step): CRF list columns, their filters and `field:<key>` sorting.
+      const crf = await listQuery(scope, q, pii);
       const sortField = PATIENT_SORT_FIELDS.find((f) => f === q.sortField);
       const paging = { current: q.current, size: q.size, sortField, sortOrder: q.sortOrder };
       // The read and its audit event share one transaction: no unmasked page leaves without its event.
-      const { records, total } = await db.transaction(async (tx) => {
-        const result = await pagePatients(tx, scope, filter, paging);
+      const { records, total, values } = await db.transaction(async (tx) => {
+        const result = await pagePatients(tx, scope, filter, paging, crf);
         if (pii && result.records.length > 0)
           await piiRead(
             tx,
@@ -188,7 +217,10 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
         return result;
       });
       return {
-        records: records.map((r) => ({ ...presentPatient(r, keys, pii), fields: {} })),
+        records: records.map((r) => ({
+          ...presentPatient(r, keys, pii),
+          fields: pickFieldValues(crf.fields, values.get(r.id) ?? new Map(), pii),
+        })),
         total,
         current: q.current,
         size: q.size,
