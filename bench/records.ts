@@ -47,6 +47,7 @@ import {
   BENCH_USERNAMES,
 } from '../apps/server/src/db/bench-seed/bench-seed';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../apps/server/src/db/embedded-postgres';
+import { runMigrations } from '../apps/server/src/db/migrate';
 import { closePool, createPool } from '../apps/server/src/db/pool';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -176,6 +177,8 @@ async function openDatabase(target: Target, size: number): Promise<Database> {
       await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
     }
     if (!manifest) throw new Error('manifest missing');
+    // A migration added since the seed (e.g. an index) applies here, as at a server start.
+    await runMigrations(env.DATABASE_URL, { logger: quiet });
     return { url: env.DATABASE_URL, env, manifest, stop: async () => undefined };
   }
   const dataDir = path.join(dir, 'data');
@@ -195,6 +198,7 @@ async function openDatabase(target: Target, size: number): Promise<Database> {
     port: await freePort(),
     logger: quiet,
   });
+  await runMigrations(embedded.connectionString, { logger: quiet });
   return { url: embedded.connectionString, env: { DATA_DIR: dataDir }, manifest, stop: () => embedded.stop() };
 }
 
@@ -555,6 +559,16 @@ function printTable(title: string, metrics: Metric[]): void {
 
 async function main() {
   const started = Date.now();
+  if (process.env.BENCH_PREPARE_ONLY === '1') {
+    // Seed (or check) every database, measure nothing: `BENCH_PREPARE_ONLY=1 BENCH_SIZES=... npm run bench`.
+    for (const size of SIZES)
+      for (const target of TARGETS) {
+        const db = await openDatabase(target, size);
+        console.log(`${target} ${size}: ${JSON.stringify(db.manifest)}`);
+        await db.stop();
+      }
+    return;
+  }
   const runs = [];
   for (const size of SIZES)
     for (const target of TARGETS) {

@@ -385,16 +385,16 @@ export async function seedBench(pool: pg.Pool, keys: PhiKeys, options: BenchSeed
   const total = options.patients;
 
   const client = await pool.connect();
-  let loadDone = 0;
-  let indexesDone = 0;
+  let loadDone: number;
+  let indexesDone: number;
   let records = 0;
   let sampled = 0;
   let firstSeq = 0;
   try {
     await client.query('BEGIN');
-    const [{ rows: superuser }] = [
-      await client.query<{ s: boolean }>('select usesuper as s from pg_user where usename = current_user'),
-    ];
+    const { rows: superuser } = await client.query<{ s: boolean }>(
+      'select usesuper as s from pg_user where usename = current_user',
+    );
     // Foreign keys are right by construction; skipping their per-row triggers makes COPY several times faster.
     if (superuser[0]?.s) await client.query('SET LOCAL session_replication_role = replica');
     await client.query("SET LOCAL maintenance_work_mem = '512MB'");

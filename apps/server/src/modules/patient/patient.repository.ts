@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, ilike, inArray, isNull, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { centers, formRecords, patients } from '../../db/schema';
 import { escapeLike } from '../project/project-manage.repository';
 import { centerCondition, type ProjectScope } from '../project/project-scope';
@@ -38,6 +38,7 @@ const columns = {
   subProjectId: patients.subProjectId,
   enrolDate: patients.enrolDate,
   status: patients.status,
+  seq: patients.seq,
   rowVersion: patients.rowVersion,
   createdAt: patients.createdAt,
   updatedAt: patients.updatedAt,
@@ -145,18 +146,49 @@ function crfSortValue(fr: RecordAlias, field: ListField): SQL {
       : textValue(fr, field);
 }
 
+/** A page's last row, from which the next page continues (keyset): its `seq` and whether its sort value is null. */
+export type ListPosition = { seq: number; isNull: boolean };
+
+/** The sort fields the list indexes of migration 0012 serve: keyset pages, index-only deep offsets. */
+const INDEXED_SORTS = {
+  createdAt: { column: patients.createdAt, nullable: false },
+  updatedAt: { column: patients.updatedAt, nullable: false },
+  enrolDate: { column: patients.enrolDate, nullable: true },
+  patientNo: { column: patients.seq, nullable: false },
+} as const;
+export const KEYSET_SORT_FIELDS = Object.keys(INDEXED_SORTS) as (keyof typeof INDEXED_SORTS)[];
+
+/** Exact totals up to this many rows; above it the planner's estimate (`totalExact` false). */
+export const LIST_COUNT_CAP = 10_000;
+
+export type PatientPaging = {
+  current: number;
+  size: number;
+  sortField?: PatientSortField;
+  sortOrder?: 'asc' | 'desc';
+  /** Continue after this row (keyset) instead of skipping (current − 1) × size rows. */
+  after?: ListPosition;
+};
+
 /**
  * THE patient list query (`POST patient-info/page`), tuned by `npm run bench` (P1): the scope and filters of
  * `filterConditions`, CRF filters and the `field:<key>` sort on the first live instance of their form (one LEFT JOIN
- * per form involved, on the unique index (tenant, patient, form, instance)), a count, one page, then the list fields'
- * values of that page's patients in one more query. Field keys come from the published definition (and match the key
- * pattern); every value is a bound parameter.
+ * per form involved, on the unique index (tenant, patient, form, instance)), a capped count, one page, then the list
+ * fields' values of that page's patients in one more query. Field keys come from the published definition (and match
+ * the key pattern); every value is a bound parameter.
+ *
+ * Order: the sort column, then `seq`, both `desc nulls last` or `asc nulls first` (a null sorts as the smallest
+ * value), which is exactly the order of the list indexes read forwards or backwards. With an indexed sort
+ * (`INDEXED_SORTS`) a page is found either after a position (keyset: the index is entered at the cursor, page 2,000
+ * costs what page 1 costs) or by OFFSET through a deferred join (the ids of the page from an index-only scan, then
+ * their rows). The total is exact up to LIST_COUNT_CAP rows and otherwise the planner's estimate: an exact count of
+ * 300,000 rows costs tens of milliseconds on every click.
  */
 export async function pagePatients(
   db: Executor,
   scope: ProjectScope,
   filter: PatientFilter,
-  paging: { current: number; size: number; sortField?: PatientSortField; sortOrder?: 'asc' | 'desc' },
+  paging: PatientPaging,
   crf: PatientCrfQuery = { fields: [], conditions: [] },
 ) {
   // One alias per form that a filter or the sort reads.
@@ -171,7 +203,6 @@ export async function pagePatients(
   };
   const conditions = filterConditions(scope, filter);
   for (const c of crf.conditions) conditions.push(crfCondition(aliasOf(c.field.formKey), c));
-  const filterForms = [...aliases.entries()];
   const sortAlias = crf.sortField ? aliasOf(crf.sortField.formKey) : undefined;
   const joinOn = (fr: RecordAlias, formKey: string) =>
     and(
@@ -182,28 +213,105 @@ export async function pagePatients(
       isNull(fr.deletedAt),
     );
   const where = and(...conditions);
+  const joins = [...aliases].map(([formKey, fr]) => ({ fr, on: joinOn(fr, formKey) }));
+  /** `select 1 from patients` with the CRF joins, filtered: what the total counts. */
+  const matching = () => {
+    let q = db
+      .select({ one: sql<number>`1` })
+      .from(patients)
+      .$dynamic();
+    for (const j of joins) q = q.leftJoin(j.fr, j.on);
+    return q.where(where);
+  };
 
-  let countQuery = db.select({ n: count() }).from(patients).$dynamic();
-  for (const [formKey, fr] of filterForms) countQuery = countQuery.leftJoin(fr, joinOn(fr, formKey));
-  const [total] = await countQuery.where(where);
+  // The total: exact up to the cap (an index-only scan of at most LIST_COUNT_CAP + 1 entries), else estimated.
+  const capped = matching()
+    .limit(LIST_COUNT_CAP + 1)
+    .as('capped');
+  const [counted] = await db.select({ n: count() }).from(capped);
+  let total = counted?.n ?? 0;
+  const totalExact = total <= LIST_COUNT_CAP;
+  if (!totalExact) total = Math.max(LIST_COUNT_CAP + 1, await estimateRows(db, matching()));
 
-  let pageQuery = db.select(columns).from(patients).innerJoin(centers, eq(centers.id, patients.centerId)).$dynamic();
-  for (const [formKey, fr] of aliases) pageQuery = pageQuery.leftJoin(fr, joinOn(fr, formKey));
-  const dir = paging.sortOrder === 'asc' ? asc : desc;
-  const order =
+  const desc = paging.sortOrder !== 'asc';
+  const indexed = crf.sortField ? undefined : INDEXED_SORTS[paging.sortField as keyof typeof INDEXED_SORTS];
+  const sortSql =
     crf.sortField && sortAlias
-      ? sql`${crfSortValue(sortAlias, crf.sortField)} ${paging.sortOrder === 'asc' ? sql`asc` : sql`desc`} nulls last`
-      : sql`${dir(SORT_COLUMNS[paging.sortField ?? 'createdAt'])} nulls last`;
-  const records = await pageQuery
-    .where(where)
-    .orderBy(order, dir(patients.seq))
-    .limit(paging.size)
-    .offset((paging.current - 1) * paging.size);
+      ? crfSortValue(sortAlias, crf.sortField)
+      : sql`${indexed ? indexed.column : SORT_COLUMNS[paging.sortField ?? 'createdAt']}`;
+  // Blanks last in both directions. An indexed sort reads its index forwards (desc) or backwards (asc); its blanks
+  // form a segment of their own, so each segment is one stretch of the index in exactly the index's order.
+  const order = indexed
+    ? desc
+      ? [sql`${sortSql} desc nulls last`, sql`${patients.seq} desc nulls last`]
+      : [sql`${sortSql} asc nulls first`, sql`${patients.seq} asc nulls first`]
+    : desc
+      ? [sql`${sortSql} desc nulls last`, sql`${patients.seq} desc`]
+      : [sql`${sortSql} asc nulls last`, sql`${patients.seq} asc`];
+  const segments: (SQL | undefined)[] = indexed?.nullable
+    ? [sql`${sortSql} is not null`, sql`${sortSql} is null`]
+    : [undefined];
+
+  const rowsWhere = (extra: SQL | undefined) => {
+    let q = db
+      .select({ ...columns, sortIsNull: sql<boolean>`(${sortSql}) is null` })
+      .from(patients)
+      .innerJoin(centers, eq(centers.id, patients.centerId))
+      .$dynamic();
+    for (const j of joins) q = q.leftJoin(j.fr, j.on);
+    return q.where(and(where, extra)).orderBy(...order);
+  };
+  /** The ids of a page of one segment (an index-only scan with an indexed sort), then only their rows. */
+  const deferred = (segment: SQL | undefined, offset: number, limit: number) => {
+    let q = db.select({ pageId: patients.id }).from(patients).$dynamic();
+    for (const j of joins) q = q.leftJoin(j.fr, j.on);
+    const ids = q
+      .where(and(where, segment))
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset)
+      .as('page_ids');
+    return rowsWhere(segment).innerJoin(ids, eq(ids.pageId, patients.id));
+  };
+
+  type Row = Awaited<ReturnType<typeof rowsWhere>>[number];
+  const rows: Row[] = [];
+  if (indexed && paging.after) {
+    // Keyset: from the segment of the position on, the first one entered right after the position.
+    const { after } = paging;
+    const first = indexed.nullable && after.isNull ? 1 : 0;
+    for (let i = first; i < segments.length && rows.length < paging.size; i++) {
+      const past = i === first ? pastPosition(indexed.column, desc, after, scope.rootProjectId) : undefined;
+      rows.push(...(await rowsWhere(and(segments[i], past)).limit(paging.size - rows.length)));
+    }
+  } else {
+    let skip = (paging.current - 1) * paging.size;
+    for (const segment of segments) {
+      const got = await deferred(segment, skip, paging.size - rows.length);
+      rows.push(...got);
+      if (rows.length >= paging.size) break;
+      if (got.length > 0) skip = 0;
+      else if (skip > 0) {
+        // The page starts beyond this segment: skip its rows (counted up to the offset) in the next.
+        let q = db
+          .select({ one: sql<number>`1` })
+          .from(patients)
+          .$dynamic();
+        for (const j of joins) q = q.leftJoin(j.fr, j.on);
+        const [c] = await db.select({ n: count() }).from(q.where(and(where, segment)).limit(skip).as('skipped'));
+        skip -= c?.n ?? 0;
+      }
+    }
+  }
+  const records = rows.map(({ sortIsNull: _sortIsNull, ...r }) => r);
+  const last = rows.at(-1);
+  const next: ListPosition | null =
+    indexed && last && rows.length === paging.size ? { seq: last.seq, isNull: last.sortIsNull } : null;
 
   const formKeys = [...new Set(crf.fields.map((f) => f.formKey))];
   const values = new Map<string, Map<string, Record<string, unknown>>>();
   if (records.length > 0 && formKeys.length > 0) {
-    const rows = await db
+    const found = await db
       .select({ patientId: formRecords.patientId, formKey: formRecords.formKey, data: formRecords.data })
       .from(formRecords)
       .where(
@@ -218,13 +326,33 @@ export async function pagePatients(
           isNull(formRecords.deletedAt),
         ),
       );
-    for (const row of rows) {
+    for (const row of found) {
       const byForm = values.get(row.patientId) ?? new Map<string, Record<string, unknown>>();
       byForm.set(row.formKey, (row.data ?? {}) as Record<string, unknown>);
       values.set(row.patientId, byForm);
     }
   }
-  return { records, total: total?.n ?? 0, values };
+  return { records, total, totalExact, next, values };
+}
+
+/** The planner's row estimate of a query (EXPLAIN, not run). */
+async function estimateRows(db: Executor, query: SQLWrapper): Promise<number> {
+  const result = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    sql`explain (format json) ${query}`,
+  );
+  return Math.round(result.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
+}
+
+/**
+ * The rows after position `after` within its segment of the list order. Its sort value is read by `seq` (the unique
+ * project sequence), so a timestamp never loses its microseconds on the way through a cursor; the row comparison is a
+ * start key of the list index. Among blanks the order is by `seq`.
+ */
+function pastPosition(column: AnyPgColumn, desc: boolean, after: ListPosition, projectId: string): SQL {
+  const past = desc ? sql`<` : sql`>`;
+  if (column === patients.seq || after.isNull) return sql`${patients.seq} ${past} ${after.seq}`;
+  const value = sql`(select ${column} from ${patients} where ${patients.projectId} = ${projectId} and ${patients.seq} = ${after.seq})`;
+  return sql`(${column}, ${patients.seq}) ${past} (${value}, ${after.seq})`;
 }
 
 export type PatientRow = Awaited<ReturnType<typeof pagePatients>>['records'][number];

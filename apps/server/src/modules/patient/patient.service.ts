@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import {
   idNumberFacts,
@@ -32,6 +33,7 @@ import {
   softDeletePatients,
   type PatientCrfQuery,
   updatePatientRow,
+  type ListPosition,
   type PatientRow,
 } from './patient.repository';
 
@@ -45,6 +47,7 @@ export const PATIENT_MESSAGES = {
   idBirthMismatch: '出生日期与身份证号不一致',
   idGenderMismatch: '性别与身份证号不一致',
   piiSearch: '没有查看患者身份信息的权限，不能按身份证号或姓名查询',
+  badCursor: '分页游标无效，请从第一页重新查询',
 } as const;
 const M = PATIENT_MESSAGES;
 
@@ -59,6 +62,32 @@ type EditableField =
 type AuditValues = Record<string, string | null>;
 
 export type PatientService = ReturnType<typeof createPatientService>;
+
+/** `nextCursor`: the last row's position and the list it belongs to, base64url JSON (not a secret, not trusted). */
+function encodeListCursor(at: ListPosition, listKey: string): string {
+  return Buffer.from(JSON.stringify({ s: at.seq, n: at.isNull ? 1 : 0, k: listKey })).toString('base64url');
+}
+
+/** The position of a cursor of this list; a malformed cursor is a 400, another list's is ignored. */
+function decodeListCursor(cursor: string, listKey: string): ListPosition | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  const c = parsed as { s?: unknown; n?: unknown; k?: unknown } | undefined;
+  if (
+    typeof c !== 'object' ||
+    c === null ||
+    !Number.isInteger(c.s) ||
+    (c.s as number) < 1 ||
+    (c.n !== 0 && c.n !== 1) ||
+    typeof c.k !== 'string'
+  )
+    throw new AppError(400, M.badCursor, [{ path: 'cursor', message: M.badCursor }]);
+  return c.k === listKey ? { seq: c.s as number, isNull: c.n === 1 } : undefined;
+}
 
 export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys }) {
   const { db, clock, keys } = deps;
@@ -202,9 +231,24 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       };
       const crf = await listQuery(scope, q, pii);
       const sortField = PATIENT_SORT_FIELDS.find((f) => f === q.sortField);
-      const paging = { current: q.current, size: q.size, sortField, sortOrder: q.sortOrder };
+      // A cursor belongs to one list: the scope, filters and sort it was made for (else ignored: OFFSET paging).
+      const listKey = createHash('sha256')
+        .update(
+          JSON.stringify([
+            scope.projectId,
+            scope.centerId,
+            filter,
+            q.fieldFilters ?? [],
+            q.sortField ?? 'createdAt',
+            q.sortOrder ?? 'desc',
+          ]),
+        )
+        .digest('base64url')
+        .slice(0, 12);
+      const after = q.cursor && q.current > 1 ? decodeListCursor(q.cursor, listKey) : undefined;
+      const paging = { current: q.current, size: q.size, sortField, sortOrder: q.sortOrder, after };
       // The read and its audit event share one transaction: no unmasked page leaves without its event.
-      const { records, total, values } = await db.transaction(async (tx) => {
+      const { records, total, totalExact, next, values } = await db.transaction(async (tx) => {
         const result = await pagePatients(tx, scope, filter, paging, crf);
         if (pii && result.records.length > 0)
           await piiRead(
@@ -222,6 +266,8 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
           fields: pickFieldValues(crf.fields, values.get(r.id) ?? new Map(), pii),
         })),
         total,
+        totalExact,
+        nextCursor: next ? encodeListCursor(next, listKey) : null,
         current: q.current,
         size: q.size,
       };
