@@ -376,15 +376,12 @@ async function benchOne(target: Target, size: number) {
         client.release();
       }
     };
-    const ourPage = async (current: number) => {
-      const res = await api('POST', '/patient-info/page', {
-        current,
-        size: 20,
-        status: 'enrolled',
-        sortField: 'enrolDate',
-        sortOrder: 'desc',
-      });
+    const listBody = { size: 20, status: 'enrolled', sortField: 'enrolDate', sortOrder: 'desc' };
+    type ListAnswer = { data: { records: { id: string }[]; nextCursor: string | null } };
+    const ourPage = async (current: number, cursor?: string) => {
+      const res = await api('POST', '/patient-info/page', { ...listBody, current, ...(cursor ? { cursor } : {}) });
       expectOk(res, 'patient-info/page');
+      return res.json() as ListAnswer;
     };
     // Page 2,000, or the last page when the data set has fewer (100,000 patients: a center's enrolled patients fill ~900).
     const matching = await rawPool.query<{ n: number }>(
@@ -392,37 +389,71 @@ async function benchOne(target: Target, size: number) {
       [s.tenant_id, s.project_id, s.center_id],
     );
     const deepPage = Math.min(2000, Math.floor((matching.rows[0]?.n ?? 0) / 20));
-    // The same rows on both sides.
+    // The cursor of the page before (as the web keeps it while paging forward), and the same position for raw SQL.
+    const before = await ourPage(deepPage - 1);
+    const cursor = before.data.nextCursor ?? undefined;
+    if (!cursor) throw new Error('P1：列表没有返回 nextCursor');
+    const lastBefore = before.data.records.at(-1)?.id;
+    const position = await rawPool.query<{ enrol_date: string; seq: number }>(
+      'select enrol_date::text, seq from patients where id = $1',
+      [lastBefore],
+    );
+    const at = position.rows[0];
+    if (!at) throw new Error('P1：找不到游标所在的行');
+    const rawKeyset = async () => {
+      const client = await rawPool.connect();
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query<{ id: string }>(
+          `select ${LIST_COLUMNS} from patients p join centers c on c.id = p.center_id where ${listWhere}
+             and (p.enrol_date, p.seq) < ($4::date, $5::int)
+            order by p.enrol_date desc nulls last, p.seq desc limit 20`,
+          [s.tenant_id, s.project_id, s.center_id, at.enrol_date, at.seq],
+        );
+        await client.query(
+          `insert into audit_events (tenant_id, actor_id, action, entity_type, new_value, request_id, ip)
+           values ($1, $2, 'patient.pii_read', 'patient', $3, 'bench', '127.0.0.1')`,
+          [s.tenant_id, s.user_id, JSON.stringify({ patientIds: rows.map((r) => r.id) })],
+        );
+        await client.query('COMMIT');
+        if (rows.length !== 20) throw new Error(`raw keyset page returned ${rows.length} rows`);
+        return rows.map((r) => r.id);
+      } finally {
+        client.release();
+      }
+    };
+    // The same rows on all sides.
     {
-      const res = await api('POST', '/patient-info/page', {
-        current: deepPage,
-        size: 20,
-        status: 'enrolled',
-        sortField: 'enrolDate',
-        sortOrder: 'desc',
-      });
-      expectOk(res, 'patient-info/page');
-      const ours = (res.json() as { data: { records: { id: string }[] } }).data.records.map((r) => r.id);
+      const byOffset = (await ourPage(deepPage)).data.records.map((r) => r.id);
+      const byCursor = (await ourPage(deepPage, cursor)).data.records.map((r) => r.id);
       const raw = await rawPool.query<{ id: string }>(
         `select p.id from patients p where ${listWhere} order by p.enrol_date desc nulls last, p.seq desc
           limit 20 offset $4`,
         [s.tenant_id, s.project_id, s.center_id, (deepPage - 1) * 20],
       );
-      if (ours.join() !== raw.rows.map((r) => r.id).join())
+      const rawIds = raw.rows.map((r) => r.id).join();
+      if (byOffset.join() !== rawIds || byCursor.join() !== rawIds || (await rawKeyset()).join() !== rawIds)
         throw new Error(`P1：第 ${deepPage} 页与原生 SQL 的行不一致`);
     }
-    for (const page of [1, deepPage]) {
+    const p1 = async (label: string, ours: () => Promise<unknown>, raw: () => Promise<unknown>) => {
       const l = await latencies(
-        () => ourPage(page),
-        () => rawPage((page - 1) * 20),
+        async () => void (await ours()),
+        async () => void (await raw()),
       );
-      metrics.push(latencyMetric('P1', `患者列表第 ${page} 页 p50`, l.ours.p50, l.raw.p50, 2));
-      metrics.push({
-        ...latencyMetric('P1', `患者列表第 ${page} 页 p95`, l.ours.p95, l.raw.p95, 2),
-        verdict: 'info',
-        target: '—',
-      });
-    }
+      metrics.push(latencyMetric('P1', `${label} p50`, l.ours.p50, l.raw.p50, 2));
+      metrics.push({ ...latencyMetric('P1', `${label} p95`, l.ours.p95, l.raw.p95, 2), verdict: 'info', target: '—' });
+    };
+    await p1(
+      '列表第 1 页',
+      () => ourPage(1),
+      () => rawPage(0),
+    );
+    await p1(`列表第 ${deepPage} 页（游标）`, () => ourPage(deepPage, cursor), rawKeyset);
+    await p1(
+      `列表第 ${deepPage} 页（仅页码）`,
+      () => ourPage(deepPage),
+      () => rawPage((deepPage - 1) * 20),
+    );
 
     // ---- P2: the detail with the audit of the read
     const ids = (

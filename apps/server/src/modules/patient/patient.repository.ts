@@ -177,11 +177,11 @@ export type PatientPaging = {
  * fields' values of that page's patients in one more query. Field keys come from the published definition (and match
  * the key pattern); every value is a bound parameter.
  *
- * Order: the sort column, then `seq`, both `desc nulls last` or `asc nulls first` (a null sorts as the smallest
- * value), which is exactly the order of the list indexes read forwards or backwards. With an indexed sort
- * (`INDEXED_SORTS`) a page is found either after a position (keyset: the index is entered at the cursor, page 2,000
- * costs what page 1 costs) or by OFFSET through a deferred join (the ids of the page from an index-only scan, then
- * their rows). The total is exact up to LIST_COUNT_CAP rows and otherwise the planner's estimate: an exact count of
+ * Order: the sort column, then `seq` in the same direction, blanks last in both directions (like the CRF-field sorts).
+ * With an indexed sort each stretch of the list (the values, then the blanks) is exactly the order of its list index
+ * read forwards (desc) or backwards (asc). A page of an indexed sort (`INDEXED_SORTS`) is found either after a
+ * position (keyset: the index is entered at the cursor, page 2,000 costs what page 1 costs) or by OFFSET through a
+ * deferred join (the ids of the page from an index-only scan, then their rows). The total is exact up to LIST_COUNT_CAP rows and otherwise the planner's estimate: an exact count of
  * 300,000 rows costs tens of milliseconds on every click.
  */
 export async function pagePatients(
@@ -243,8 +243,8 @@ export async function pagePatients(
   // form a segment of their own, so each segment is one stretch of the index in exactly the index's order.
   const order = indexed
     ? desc
-      ? [sql`${sortSql} desc nulls last`, sql`${patients.seq} desc nulls last`]
-      : [sql`${sortSql} asc nulls first`, sql`${patients.seq} asc nulls first`]
+      ? [sql`${sortSql} desc nulls last`, sql`${patients.seq} desc`]
+      : [sql`${sortSql} asc nulls first`, sql`${patients.seq} asc`]
     : desc
       ? [sql`${sortSql} desc nulls last`, sql`${patients.seq} desc`]
       : [sql`${sortSql} asc nulls last`, sql`${patients.seq} asc`];
