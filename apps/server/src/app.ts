@@ -32,6 +32,8 @@ import { createDatabaseIoService } from './modules/database-io/database-io.servi
 import { createDatabaseService } from './modules/database/database.service';
 import { registerPageConfigRoutes } from './modules/page-config/page-config.routes';
 import { createPageConfigService } from './modules/page-config/page-config.service';
+import { registerFormRecordRoutes } from './modules/form-record/form-record.routes';
+import { createFormRecordService } from './modules/form-record/form-record.service';
 import { registerPatientRoutes } from './modules/patient/patient.routes';
 import { createPatientService } from './modules/patient/patient.service';
 import { resolvePhiKeys } from './lib/phi-crypto';
@@ -129,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDatabaseIoRoutes(app, { io: createDatabaseIoService({ db, clock }) });
   registerPatientRoutes(app, { patients: createPatientService({ db, clock, keys: await resolvePhiKeys(config) }) });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
+  registerFormRecordRoutes(app, { records: createFormRecordService({ db, clock }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

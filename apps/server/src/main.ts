@@ -12,6 +12,7 @@ import { ensureReferenceData } from './db/reference-data/ensure-reference-data';
 import { DEMO_ACCOUNTS, seedDemo, seedReferenceData } from './db/seed';
 import { resolvePhiKeys } from './lib/phi-crypto';
 import { purgeExpiredSignInData } from './modules/auth/auth.repository';
+import { seedDemoRecords } from './modules/form-record/form-record.seed';
 import { seedDemoPatients } from './modules/patient/patient.seed';
 
 /** Longest a graceful shutdown may take before the process exits anyway. */
@@ -101,7 +102,10 @@ async function main(): Promise<void> {
     if (loaded.lists.length > 0) log.info(`已载入内置字典: ${loaded.lists.join(', ')}`);
     if (loaded.areas) log.info(`已载入行政区划: ${loaded.areas}`);
     const seeded = config.seedDemo ? await seedDemo(db) : false;
-    if (config.seedDemo) await seedDemoPatients(db, phiKeys);
+    if (config.seedDemo) {
+      await seedDemoPatients(db, phiKeys);
+      await seedDemoRecords(db);
+    }
     app = await buildApp({ config, pool, logger: { level: config.logLevel } });
     await app.listen({ host: config.host, port: config.port });
     printBanner(config, seeded);

@@ -127,6 +127,10 @@ function resolverOf(w: TenantWorld): IdResolver {
   return (name, route) => {
     const n = name.toLowerCase();
     if (n === 'tenantid') return w.tenantId;
+    if (n === 'recordid') return w.record;
+    if (n === 'patientid') return w.patient;
+    if (route.url.includes('/form-record/query/') && n === 'id') return w.query;
+    if (route.url.includes('/form-record') && n === 'id') return w.record;
     if (n.includes('version')) return w.version;
     if (n.includes('parent') || n.includes('project')) return w.p1;
     if (n.includes('center')) return w.c1;

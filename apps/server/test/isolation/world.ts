@@ -5,6 +5,7 @@ import { BUILT_IN_ROLES } from '@registry/shared/roles';
 import type { Db } from '../../src/db/client';
 import {
   centers,
+  dataQueries,
   departments,
   files,
   formDrafts,
@@ -73,6 +74,10 @@ export type TenantWorld = {
   version: string;
   /** A patient of P1 at C1 (P1 has one at C2, the sub-project one at C1, P2 one at C3). */
   patient: string;
+  /** The record of `patient` (every patient has one, each with an open query). */
+  record: string;
+  /** The query on `record`. */
+  query: string;
 };
 
 const s = () => randomBytes(3).toString('hex');
@@ -262,14 +267,38 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
     .returning({ id: patients.id });
   const patient = patientRows[0];
   if (!patient) throw new Error('patient missing');
-  await db.insert(formRecords).values({
-    tenantId: tenant.id,
-    projectId: p1,
-    patientId: patient.id,
-    formKey: 'visit',
-    versionId: version.id,
-    data: { a: 'x' },
-  });
+  const patientProjects = [p1, p1, p1Sub, p2];
+  const recordRows = await db
+    .insert(formRecords)
+    .values(
+      patientRows.map((p, i) => ({
+        tenantId: tenant.id,
+        projectId: patientProjects[i] ?? p1,
+        patientId: p.id,
+        formKey: 'visit',
+        versionId: (i === 3 ? versions[1] : version)?.id ?? version.id,
+        data: { a: 'x' },
+      })),
+    )
+    .returning({ id: formRecords.id, projectId: formRecords.projectId, patientId: formRecords.patientId });
+  const queryRows = await db
+    .insert(dataQueries)
+    .values(
+      recordRows.map((r) => ({
+        tenantId: tenant.id,
+        projectId: r.projectId,
+        patientId: r.patientId,
+        recordId: r.id,
+        path: 'a',
+        origin: 'manual' as const,
+        message: '请核实',
+        raisedBy: owner.id,
+      })),
+    )
+    .returning({ id: dataQueries.id });
+  const record = recordRows[0];
+  const query = queryRows[0];
+  if (!record || !query) throw new Error('record missing');
 
   return {
     tenantId: tenant.id,
@@ -293,6 +322,8 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
     file: file.id,
     version: version.id,
     patient: patient.id,
+    record: record.id,
+    query: query.id,
   };
 }
 

@@ -191,6 +191,8 @@ export const recordStatusRequest = z.object({
   reason: reasonField.optional(),
 });
 export type RecordStatusRequest = z.input<typeof recordStatusRequest>;
+/** The record after the transition (as `GET form-record/detail` answers it). */
+export const recordStatusResponse = formRecordVO;
 
 /** `DELETE form-record?id=&reason=` (`patient.edit`): remove an instance of a repeating form (not locked). */
 export const recordDeleteQuery = z.object({

@@ -1,0 +1,152 @@
+import type { RecordIssue } from '@registry/shared/contracts/form-definition';
+import type {
+  DataQueryVO,
+  FormRecordVO,
+  RecordSummary,
+  ValueSource,
+  ValueVersionVO,
+} from '@registry/shared/contracts/form-record';
+import type { FormDefinition } from '@registry/shared/forms/definition';
+import type { PublishedVersion } from './definition-cache';
+import type { QueryRow, RecordExtras, RecordRow, VersionRowOut } from './form-record.repository';
+import { isPhiPath, maskData, phiKeys } from './record-data';
+
+const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
+
+export function presentQuery(q: QueryRow): DataQueryVO {
+  return {
+    id: q.id,
+    recordId: q.recordId,
+    formKey: q.formKey,
+    instance: q.instance,
+    path: q.path,
+    origin: q.origin,
+    message: q.message,
+    status: q.status,
+    raisedByName: q.raisedByName,
+    raisedAt: q.raisedAt.toISOString(),
+    answer: q.answer,
+    answeredByName: q.answeredByName,
+    answeredAt: iso(q.answeredAt),
+    closedByName: q.closedByName,
+    closedAt: iso(q.closedAt),
+    closeNote: q.closeNote,
+  };
+}
+
+/** A stored record for the edit page: whitelisted fields, `phi` values withheld without `patient.pii`. */
+export function presentRecord(
+  row: RecordRow,
+  ctx: {
+    patientId: string;
+    version: PublishedVersion;
+    form: FormDefinition;
+    pii: boolean;
+    issues: readonly RecordIssue[];
+    extras: RecordExtras;
+  },
+): FormRecordVO {
+  const { data, maskedPaths } = ctx.pii ? { data: row.data, maskedPaths: [] } : maskData(ctx.form, row.data);
+  const { names } = ctx.extras;
+  return {
+    id: row.id,
+    patientId: ctx.patientId,
+    formKey: row.formKey,
+    instance: row.instance,
+    versionId: row.versionId,
+    versionNo: ctx.version.versionNo,
+    status: row.status,
+    rowVersion: row.rowVersion,
+    data,
+    maskedPaths,
+    issues: ctx.issues.filter((i) => i.level === 'soft'),
+    points: ctx.extras.points.map((p) => ({
+      path: p.path,
+      versions: p.versions,
+      lastAt: p.lastAt.toISOString(),
+      lastByName: p.lastByName,
+      lastSource: p.lastSource as ValueSource,
+      sdv: p.sdv,
+      openQueries: p.openQueries,
+    })),
+    queries: ctx.extras.queries.map(presentQuery),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    updatedByName: names.updated,
+    submittedAt: iso(row.submittedAt),
+    submittedByName: row.submittedAt ? names.submitted : null,
+    verifiedAt: iso(row.verifiedAt),
+    verifiedByName: row.verifiedAt ? names.verified : null,
+    lockedAt: iso(row.lockedAt),
+    lockedByName: row.lockedAt ? names.locked : null,
+  };
+}
+
+/** A record not saved yet (id null, row version 0) on the version a new record takes. */
+export function presentBlankRecord(
+  patientId: string,
+  formKey: string,
+  instance: number,
+  version: PublishedVersion,
+): FormRecordVO {
+  return {
+    id: null,
+    patientId,
+    formKey,
+    instance,
+    versionId: version.id,
+    versionNo: version.versionNo,
+    status: 'draft',
+    rowVersion: 0,
+    data: {},
+    maskedPaths: [],
+    issues: [],
+    points: [],
+    queries: [],
+    createdAt: null,
+    updatedAt: null,
+    updatedByName: null,
+    submittedAt: null,
+    submittedByName: null,
+    verifiedAt: null,
+    verifiedByName: null,
+    lockedAt: null,
+    lockedByName: null,
+  };
+}
+
+export function presentSummary(
+  row: RecordRow & { updatedByName: string | null; openQueries: number },
+  counts: { filled: number; total: number; missingRequired: number; softIssues: number },
+): RecordSummary {
+  return {
+    id: row.id,
+    formKey: row.formKey,
+    instance: row.instance,
+    versionId: row.versionId,
+    status: row.status,
+    rowVersion: row.rowVersion,
+    ...counts,
+    openQueries: row.openQueries,
+    updatedAt: row.updatedAt.toISOString(),
+    updatedByName: row.updatedByName,
+  };
+}
+
+/** A value version; withheld (null, masked) for a `phi` field without `patient.pii`. */
+export function presentValueVersion(v: VersionRowOut, form: FormDefinition | undefined, pii: boolean): ValueVersionVO {
+  const masked = !pii && form !== undefined && isPhiPath(phiKeys(form), v.path) && v.value !== null;
+  return {
+    id: v.id,
+    path: v.path,
+    value: masked ? null : v.value,
+    masked,
+    reason: v.reason,
+    source: v.sourceType as ValueSource,
+    sourceRef: (v.sourceRef as Record<string, unknown> | null) ?? null,
+    recordRowVersion: v.recordRowVersion,
+    actorName: v.actorName,
+    at: v.at.toISOString(),
+    sdv: v.sdvAt ? { verifiedByName: v.sdvByName, verifiedAt: v.sdvAt.toISOString() } : null,
+  };
+}

@@ -1,0 +1,120 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { API_BASE } from '@registry/shared/constants';
+import {
+  formRecordVO,
+  patientRecordsParams,
+  patientRecordsResponse,
+  queryAnswerRequest,
+  queryCloseRequest,
+  queryCreateRequest,
+  queryResponse,
+  recordDeleteQuery,
+  recordDeleteResponse,
+  recordDetailQuery,
+  recordHistoryQuery,
+  recordHistoryResponse,
+  recordSaveRequest,
+  recordSaveResponse,
+  recordStatusRequest,
+  recordStatusResponse,
+  sdvRequest,
+  sdvResponse,
+} from '@registry/shared/contracts/form-record';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import { requireAuth } from '../../plugins/access';
+import { auditContext } from '../../plugins/audit';
+import { ok, okSchema } from '../../plugins/envelope';
+import type { FormRecordService } from './form-record.service';
+
+/** Every answer may carry patient data: never cached (errors too). */
+const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
+  reply.header('cache-control', 'no-store');
+};
+
+/**
+ * CRF records of the current project's patients (`/patient/edit`, `/patient/file`, `/patient/source`). The status
+ * call is open to `patient.list` holders and checks the action's own code (`patient.sdv` for verify, `patient.lock`
+ * for lock and unlock) in the service, with the access hook's 403.
+ */
+export function registerFormRecordRoutes(root: FastifyInstance, deps: { records: FormRecordService }): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const base = `${API_BASE}/form-record`;
+  const { records } = deps;
+  const access = (permission: string) => ({ onRequest: noStore, config: { permission } });
+
+  app.get(
+    `${base}/patient/:patientId`,
+    {
+      schema: { params: patientRecordsParams, response: okSchema(patientRecordsResponse) },
+      ...access(PERMISSIONS.patientList),
+    },
+    async (request) => ok(await records.patientRecords(requireAuth(request), request.params.patientId)),
+  );
+
+  app.get(
+    `${base}/detail`,
+    {
+      schema: { querystring: recordDetailQuery, response: okSchema(formRecordVO) },
+      ...access(PERMISSIONS.patientList),
+    },
+    async (request) => ok(await records.detail(requireAuth(request), request.query, auditContext(request))),
+  );
+
+  app.post(
+    `${base}/save`,
+    { schema: { body: recordSaveRequest, response: okSchema(recordSaveResponse) }, ...access(PERMISSIONS.patientEdit) },
+    async (request) => ok(await records.save(requireAuth(request), request.body, auditContext(request))),
+  );
+
+  app.post(
+    `${base}/status`,
+    {
+      schema: { body: recordStatusRequest, response: okSchema(recordStatusResponse) },
+      ...access(PERMISSIONS.patientList),
+    },
+    async (request) => ok(await records.changeStatus(requireAuth(request), request.body, auditContext(request))),
+  );
+
+  app.delete(
+    base,
+    {
+      schema: { querystring: recordDeleteQuery, response: okSchema(recordDeleteResponse) },
+      ...access(PERMISSIONS.patientEdit),
+    },
+    async (request) => ok(await records.remove(requireAuth(request), request.query, auditContext(request))),
+  );
+
+  app.get(
+    `${base}/history`,
+    {
+      schema: { querystring: recordHistoryQuery, response: okSchema(recordHistoryResponse) },
+      ...access(PERMISSIONS.patientList),
+    },
+    async (request) => ok(await records.history(requireAuth(request), request.query, auditContext(request))),
+  );
+
+  app.post(
+    `${base}/sdv`,
+    { schema: { body: sdvRequest, response: okSchema(sdvResponse) }, ...access(PERMISSIONS.patientSdv) },
+    async (request) => ok(await records.sdv(requireAuth(request), request.body, auditContext(request))),
+  );
+
+  app.post(
+    `${base}/query`,
+    { schema: { body: queryCreateRequest, response: okSchema(queryResponse) }, ...access(PERMISSIONS.patientQuery) },
+    async (request) => ok(await records.raiseQuery(requireAuth(request), request.body, auditContext(request))),
+  );
+
+  app.post(
+    `${base}/query/answer`,
+    { schema: { body: queryAnswerRequest, response: okSchema(queryResponse) }, ...access(PERMISSIONS.patientEdit) },
+    async (request) => ok(await records.answerQuery(requireAuth(request), request.body, auditContext(request))),
+  );
+
+  app.post(
+    `${base}/query/close`,
+    { schema: { body: queryCloseRequest, response: okSchema(queryResponse) }, ...access(PERMISSIONS.patientQuery) },
+    async (request) => ok(await records.closeQuery(requireAuth(request), request.body, auditContext(request))),
+  );
+}

@@ -1,0 +1,646 @@
+import type { z } from 'zod';
+import type { RecordIssue } from '@registry/shared/contracts/form-definition';
+import type {
+  DataQueryVO,
+  FormRecordVO,
+  PatientRecordsResponse,
+  queryAnswerRequest,
+  queryCloseRequest,
+  queryCreateRequest,
+  recordDeleteQuery,
+  recordDetailQuery,
+  RecordHistoryResponse,
+  recordHistoryQuery,
+  recordSaveRequest,
+  RecordStatus,
+  recordStatusRequest,
+  sdvRequest,
+} from '@registry/shared/contracts/form-record';
+import type { FormDefinition } from '@registry/shared/forms/definition';
+import { evaluateForm, isBlankValue, validateRecord, type EvaluateContext } from '@registry/shared/forms/record';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import type { Db, Executor } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { AppError, ERROR_MESSAGES } from '../../lib/errors';
+import { audit, type AuditContext } from '../../plugins/audit';
+import type { AuthContext } from '../auth/session.service';
+import { existingDictOptions, dictOptionKey } from '../database/database.repository';
+import { chinaToday, dictValuesOf } from '../database/database.service';
+import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
+import { createDefinitionCache, type DefinitionCache, type PublishedVersion } from './definition-cache';
+import { RECORD_MESSAGES as M } from './form-record.messages';
+import {
+  presentBlankRecord,
+  presentQuery,
+  presentRecord,
+  presentSummary,
+  presentValueVersion,
+} from './form-record.presenter';
+import {
+  closeQueriesOfRecords,
+  findQuery,
+  findRecord,
+  insertQuery,
+  insertSdvMarks,
+  latestVersionsOf,
+  listQueries,
+  listValueVersions,
+  loadPatientContext,
+  loadRecordExtras,
+  nextInstance,
+  softDeleteRecord,
+  updateQuery,
+  type ContextRecord,
+  type PatientContext,
+  type RecordRow,
+  type ScopedRecord,
+} from './form-record.repository';
+import { diffLeaves, fieldOfPath, isPhiPath, keepWithheld, leafValues, phiKeys } from './record-data';
+import { writeRecord } from './record-writer';
+
+type SaveInput = z.output<typeof recordSaveRequest>;
+type DetailInput = z.output<typeof recordDetailQuery>;
+type StatusInput = z.output<typeof recordStatusRequest>;
+type DeleteInput = z.output<typeof recordDeleteQuery>;
+type HistoryInput = z.output<typeof recordHistoryQuery>;
+type SdvInput = z.output<typeof sdvRequest>;
+type QueryCreateInput = z.output<typeof queryCreateRequest>;
+type QueryAnswerInput = z.output<typeof queryAnswerRequest>;
+type QueryCloseInput = z.output<typeof queryCloseRequest>;
+
+const soft = (issues: readonly RecordIssue[]) => issues.filter((i) => i.level === 'soft');
+
+/** The form's data fields shown, those holding a value, required ones still blank (layout and calc fields aside). */
+export function completeness(
+  form: FormDefinition,
+  data: Readonly<Record<string, unknown>>,
+  ctx: EvaluateContext,
+): { filled: number; total: number; missingRequired: number } {
+  const hidden = new Set(evaluateForm(form, data, ctx).hidden);
+  let filled = 0;
+  let total = 0;
+  let missingRequired = 0;
+  for (const field of form.fields) {
+    if (field.type === 'section' || field.type === 'description' || field.type === 'calc' || hidden.has(field.key))
+      continue;
+    total++;
+    const value = data[field.key];
+    if (!isBlankValue(value)) filled++;
+    else if (field.required) missingRequired++;
+    if (field.type !== 'group' || !Array.isArray(value)) continue;
+    value.forEach((row: unknown, index) => {
+      const cells = row !== null && typeof row === 'object' ? (row as Record<string, unknown>) : {};
+      for (const column of field.fields ?? [])
+        if (column.required && column.type !== 'calc' && !hidden.has(`${field.key}.${index}.${column.key}`))
+          if (isBlankValue(cells[column.key])) missingRequired++;
+    });
+  }
+  return { filled, total, missingRequired };
+}
+
+export type FormRecordService = ReturnType<typeof createFormRecordService>;
+
+export function createFormRecordService(deps: { db: Db; clock: Clock; definitions?: DefinitionCache }) {
+  const { db, clock } = deps;
+  const cache = deps.definitions ?? createDefinitionCache();
+  const hasPii = (scope: ProjectScope) => scope.permissions.includes(PERMISSIONS.patientPii);
+
+  function requirePermission(scope: ProjectScope, code: string) {
+    if (!scope.permissions.includes(code)) throw new AppError(403, ERROR_MESSAGES.forbidden);
+  }
+
+  async function patientContext(
+    scope: ProjectScope,
+    patientId: string,
+    which: Parameters<typeof loadPatientContext>[3],
+  ): Promise<PatientContext> {
+    const ctx = isUuid(patientId) ? await loadPatientContext(db, scope, patientId, which) : undefined;
+    if (!ctx) throw new AppError(404, M.patientNotFound);
+    return ctx;
+  }
+
+  async function visibleRecord(scope: ProjectScope, id: string): Promise<ScopedRecord> {
+    const row = isUuid(id) ? await findRecord(db, scope, id) : undefined;
+    if (!row) throw new AppError(404, M.notFound);
+    return row;
+  }
+
+  /** The published version of a stored record and its form (both exist: the record was written on them). */
+  async function formOfRecord(tenantId: string, row: Pick<RecordRow, 'versionId' | 'formKey'>) {
+    const version = (await cache.load(db, tenantId, [row.versionId])).get(row.versionId);
+    const form = version?.forms.get(row.formKey);
+    if (!version || !form) throw new Error(`version ${row.versionId} of a record lacks form ${row.formKey}`);
+    return { version, form };
+  }
+
+  /** The form a new record takes: the patient's sub-project's current version first, then its project's. */
+  function currentForm(ctx: PatientContext, versions: ReadonlyMap<string, PublishedVersion>, formKey: string) {
+    for (const id of ctx.latestVersionIds) {
+      const version = versions.get(id);
+      const form = version?.forms.get(formKey);
+      if (version && form) return { version, form };
+    }
+    return undefined;
+  }
+
+  /** Cross-form values: the data of the patient's other non-repeating forms. */
+  function externalOf(
+    records: readonly ContextRecord[],
+    versions: ReadonlyMap<string, PublishedVersion>,
+    formKey: string,
+  ): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const r of records) {
+      if (r.formKey === formKey || r.instance !== 1) continue;
+      const form = versions.get(r.versionId)?.forms.get(r.formKey);
+      if (!form || form.repeating) continue;
+      Object.assign(out, r.data);
+    }
+    return out;
+  }
+
+  const engineContext = (version: PublishedVersion, external: Record<string, unknown>): EvaluateContext => ({
+    missingCodes: version.missingCodes,
+    external,
+    today: chinaToday(clock.now()),
+  });
+
+  /** A read of identified data (a `phi` value shown to a `patient.pii` holder) is audited before the answer leaves. */
+  async function auditPiiRead(ctx: AuditContext, entityId: string, detail: Record<string, unknown>) {
+    await audit(db, ctx, { action: 'form_record.pii_read', entityType: 'form_record', entityId, newValue: detail });
+  }
+
+  const holdsPhi = (form: FormDefinition, data: Readonly<Record<string, unknown>>) => {
+    const phi = phiKeys(form);
+    if (phi.size === 0) return false;
+    for (const path of leafValues(form, data).keys()) if (isPhiPath(phi, path)) return true;
+    return false;
+  };
+
+  /** The stored record as the edit page gets it (its soft issues against the patient's other forms). */
+  async function presentStored(
+    scope: ProjectScope,
+    ctx: PatientContext,
+    versions: ReadonlyMap<string, PublishedVersion>,
+    row: RecordRow,
+  ): Promise<FormRecordVO> {
+    const version = versions.get(row.versionId) ?? (await formOfRecord(scope.tenantId, row)).version;
+    const form = version.forms.get(row.formKey);
+    if (!form) throw new Error(`version ${row.versionId} lacks form ${row.formKey}`);
+    const verdict = validateRecord(form, row.data, {
+      ...engineContext(version, externalOf(ctx.records, versions, row.formKey)),
+      mode: 'draft',
+    });
+    return presentRecord(row, {
+      patientId: ctx.patient.id,
+      version,
+      form,
+      pii: hasPii(scope),
+      issues: verdict.issues,
+      extras: await loadRecordExtras(db, row.id),
+    });
+  }
+
+  async function versionsOf(tenantId: string, ctx: PatientContext) {
+    return cache.load(db, tenantId, [...ctx.records.map((r) => r.versionId), ...ctx.latestVersionIds]);
+  }
+
+  return {
+    /** Every live record of a patient with its completeness (the form tree). */
+    async patientRecords(auth: AuthContext, patientId: string): Promise<PatientRecordsResponse> {
+      const scope = await requireProjectScope(db, auth);
+      const ctx = await patientContext(scope, patientId, 'all');
+      const versions = await cache.load(
+        db,
+        scope.tenantId,
+        ctx.records.map((r) => r.versionId),
+      );
+      const records = ctx.records.flatMap((r) => {
+        const version = versions.get(r.versionId);
+        const form = version?.forms.get(r.formKey);
+        if (!version || !form) return [];
+        const engine = engineContext(version, externalOf(ctx.records, versions, r.formKey));
+        const issues = soft(validateRecord(form, r.data, { ...engine, mode: 'draft' }).issues);
+        return [presentSummary(r, { ...completeness(form, r.data, engine), softIssues: issues.length })];
+      });
+      return { records };
+    },
+
+    /** One record, or a blank one to start from when nothing was saved yet. */
+    async detail(auth: AuthContext, q: DetailInput, auditCtx: AuditContext): Promise<FormRecordVO> {
+      const scope = await requireProjectScope(db, auth);
+      const ctx = await patientContext(scope, q.patientId, { formKey: q.formKey, instance: q.instance });
+      const versions = await versionsOf(scope.tenantId, ctx);
+      const found = ctx.records.find((r) => r.formKey === q.formKey && r.instance === q.instance);
+      if (!found) {
+        const current = currentForm(ctx, versions, q.formKey);
+        if (!current) throw new AppError(404, M.formNotFound);
+        if (q.instance !== 1 && !current.form.repeating) throw new AppError(404, M.notFound);
+        return presentBlankRecord(ctx.patient.id, q.formKey, q.instance, current.version);
+      }
+      const vo = await presentStored(scope, ctx, versions, found);
+      const form = versions.get(found.versionId)?.forms.get(found.formKey);
+      if (hasPii(scope) && form && holdsPhi(form, found.data))
+        await auditPiiRead(auditCtx, found.id, {
+          patientId: ctx.patient.id,
+          formKey: found.formKey,
+          instance: found.instance,
+        });
+      return vo;
+    },
+
+    /** Saves a form's data: draft or submit, the engine's verdict, reason and concurrency rules (see the contract). */
+    async save(auth: AuthContext, input: SaveInput, auditCtx: AuditContext): Promise<FormRecordVO> {
+      const scope = await requireProjectScope(db, auth);
+      const target = input.instance ?? 1;
+      const ctx = await patientContext(scope, input.patientId, { formKey: input.formKey, instance: target });
+      const versions = await versionsOf(scope.tenantId, ctx);
+      const found = ctx.records.find((r) => r.formKey === input.formKey && r.instance === target);
+      const current = currentForm(ctx, versions, input.formKey);
+      const foundVersion = found ? versions.get(found.versionId) : undefined;
+      const foundForm = foundVersion?.forms.get(input.formKey);
+      const repeating = (foundForm ?? current?.form)?.repeating === true;
+      if (!foundForm && !current) throw new AppError(404, M.formNotFound);
+      if (ctx.frozen) throw new AppError(409, M.frozen);
+
+      const next = input.instance === undefined && input.rowVersion === 0 && repeating;
+      if (!repeating && target !== 1)
+        throw new AppError(400, M.notRepeating, [{ path: 'instance', message: M.notRepeating }]);
+      const existing = next ? undefined : found;
+      const on = existing && foundVersion && foundForm ? { version: foundVersion, form: foundForm } : current;
+      if (!on) throw new AppError(404, M.formNotFound);
+      const { version, form } = on;
+      if (existing?.status === 'locked') throw new AppError(409, M.locked);
+      if (input.rowVersion === 0 && existing) throw new AppError(409, M.stale);
+      if (input.rowVersion > 0 && !existing) throw new AppError(404, M.notFound);
+      if (existing && existing.rowVersion !== input.rowVersion) throw new AppError(409, M.stale);
+
+      const pii = hasPii(scope);
+      const sent = !pii && existing ? keepWithheld(form, existing.data, input.data) : input.data;
+      const external = externalOf(ctx.records, versions, form.key);
+      const engine = engineContext(version, external);
+      const stored = existing?.data ?? {};
+      const mode =
+        input.action === 'submit' || existing?.status === 'submitted' || existing?.status === 'verified'
+          ? 'submit'
+          : 'draft';
+      // A code stored before stays accepted (an option disabled since does not block the record's other changes).
+      const storedDict = new Set(dictValuesOf(form, stored).map((p) => dictOptionKey(p.dictCode, p.code)));
+      const ask = dictValuesOf(form, sent).filter((p) => !storedDict.has(dictOptionKey(p.dictCode, p.code)));
+      const known = ask.length > 0 ? await existingDictOptions(db, scope.tenantId, ask) : new Set<string>();
+      const verdict = validateRecord(form, sent, {
+        ...engine,
+        mode,
+        dictionaryHas: (dictCode, code) =>
+          storedDict.has(dictOptionKey(dictCode, code)) || known.has(dictOptionKey(dictCode, code)),
+      });
+      const hard = verdict.issues.filter((i) => i.level === 'hard');
+      if (hard.length > 0)
+        throw new AppError(
+          400,
+          hard[0]?.message ?? M.invalid,
+          hard.map((i) => ({ path: i.path, message: i.message })),
+        );
+
+      const changes = diffLeaves(form, stored, verdict.data);
+      const from: RecordStatus = existing?.status ?? 'draft';
+      const status: RecordStatus =
+        from === 'draft'
+          ? input.action === 'submit'
+            ? 'submitted'
+            : 'draft'
+          : from === 'verified' && changes.length > 0
+            ? 'submitted'
+            : from;
+      const reason = input.reason?.trim() ?? '';
+      if ((from === 'submitted' || from === 'verified') && changes.length > 0 && reason === '')
+        throw new AppError(400, M.reasonRequired, [{ path: 'reason', message: M.reasonRequired }]);
+      if (!existing && changes.length === 0 && status === 'draft')
+        return presentBlankRecord(
+          ctx.patient.id,
+          form.key,
+          next
+            ? await nextInstance(db, { tenantId: scope.tenantId, patientId: ctx.patient.id, formKey: form.key })
+            : target,
+          version,
+        );
+      if (existing && changes.length === 0 && status === existing.status)
+        return presentStored(scope, ctx, versions, existing);
+
+      const sentLeaves = leafValues(form, sent);
+      const storedLeaves = leafValues(form, verdict.data);
+      const derivedPaths = new Set([...sentLeaves.keys()].filter((p) => !storedLeaves.has(p)));
+      const previousSoftIssues = existing
+        ? soft(validateRecord(form, existing.data, { ...engine, mode: 'draft' }).issues)
+        : [];
+      const now = clock.now();
+      const written = await db.transaction((tx) =>
+        writeRecord(tx, auditCtx, {
+          tenantId: scope.tenantId,
+          projectId: ctx.patient.subProjectId ?? ctx.patient.projectId,
+          patientId: ctx.patient.id,
+          form,
+          versionId: version.id,
+          existing: existing ?? null,
+          instance: next ? 'next' : target,
+          data: verdict.data,
+          softIssues: verdict.issues,
+          previousSoftIssues,
+          status,
+          source: { type: 'manual' },
+          reason: reason || null,
+          derivedPaths,
+          actorId: scope.userId,
+          at: now,
+        }),
+      );
+      const row = written.record as RecordRow;
+      return presentRecord(row, {
+        patientId: ctx.patient.id,
+        version,
+        form,
+        pii,
+        issues: verdict.issues,
+        extras: await loadRecordExtras(db, row.id),
+      });
+    },
+
+    /** verify (`patient.sdv`), lock and unlock (`patient.lock`; unlock with a reason). */
+    async changeStatus(auth: AuthContext, input: StatusInput, auditCtx: AuditContext): Promise<FormRecordVO> {
+      const scope = await requireProjectScope(db, auth);
+      requirePermission(scope, input.action === 'verify' ? PERMISSIONS.patientSdv : PERMISSIONS.patientLock);
+      const row = await visibleRecord(scope, input.id);
+      if (row.frozen) throw new AppError(409, M.frozen);
+      if (row.rowVersion !== input.rowVersion) throw new AppError(409, M.stale);
+      let status: RecordStatus;
+      if (input.action === 'verify') {
+        if (row.status !== 'submitted') throw new AppError(409, M.verifyNotSubmitted);
+        status = 'verified';
+      } else if (input.action === 'lock') {
+        if (row.status !== 'submitted' && row.status !== 'verified') throw new AppError(409, M.lockNotSubmitted);
+        status = 'locked';
+      } else {
+        if (row.status !== 'locked') throw new AppError(409, M.unlockNotLocked);
+        status = row.verifiedAt ? 'verified' : 'submitted';
+      }
+      const reason = input.reason?.trim() ?? '';
+      if (input.action === 'unlock' && reason === '')
+        throw new AppError(400, M.unlockReasonRequired, [{ path: 'reason', message: M.unlockReasonRequired }]);
+      const { form } = await formOfRecord(scope.tenantId, row);
+      await db.transaction((tx) =>
+        writeRecord(tx, auditCtx, {
+          tenantId: scope.tenantId,
+          projectId: row.projectId,
+          patientId: row.patientId,
+          form,
+          versionId: row.versionId,
+          existing: row,
+          data: row.data,
+          softIssues: [],
+          previousSoftIssues: [],
+          status,
+          source: { type: 'manual' },
+          reason: reason || null,
+          actorId: scope.userId,
+          at: clock.now(),
+          action: `form_record.${input.action}`,
+        }),
+      );
+      const ctx = await patientContext(scope, row.patientId, { formKey: row.formKey, instance: row.instance });
+      const versions = await versionsOf(scope.tenantId, ctx);
+      const after = ctx.records.find((r) => r.id === row.id);
+      if (!after) throw new AppError(404, M.notFound);
+      return presentStored(scope, ctx, versions, after);
+    },
+
+    /** Removes an instance of a repeating form (never a locked one), with a reason. */
+    async remove(auth: AuthContext, q: DeleteInput, auditCtx: AuditContext): Promise<{ deleted: number }> {
+      const scope = await requireProjectScope(db, auth);
+      const row = await visibleRecord(scope, q.id);
+      if (row.frozen) throw new AppError(409, M.frozen);
+      if (row.status === 'locked') throw new AppError(409, M.locked);
+      const { form } = await formOfRecord(scope.tenantId, row);
+      if (!form.repeating) throw new AppError(400, M.deleteNotRepeating);
+      const why = q.reason?.trim();
+      if (!why) throw new AppError(400, M.deleteReasonRequired, [{ path: 'reason', message: M.deleteReasonRequired }]);
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        const gone = await softDeleteRecord(
+          tx,
+          { tenantId: scope.tenantId, id: row.id },
+          { deletedAt: now, deleteReason: why, updatedBy: scope.userId, updatedAt: now },
+        );
+        if (!gone) throw new AppError(409, M.stale);
+        const closed = await closeQueriesOfRecords(tx, [row.id], {
+          closedBy: scope.userId,
+          closedAt: now,
+          closeNote: M.instanceRemoved,
+        });
+        const phi = phiKeys(form);
+        const values = Object.fromEntries(
+          [...leafValues(form, row.data)].map(([path, value]) => [path, isPhiPath(phi, path) ? '[PHI]' : value]),
+        );
+        const head = { patientId: row.patientId, formKey: row.formKey, instance: row.instance };
+        await audit(
+          tx,
+          auditCtx,
+          {
+            action: 'form_record.delete',
+            entityType: 'form_record',
+            entityId: row.id,
+            oldValue: { ...head, status: row.status, rowVersion: row.rowVersion, values },
+            newValue: {
+              ...head,
+              deleted: true,
+              rowVersion: gone.rowVersion,
+              ...(closed > 0 ? { queriesClosed: closed } : {}),
+            },
+            reason: why,
+          },
+          now,
+        );
+      });
+      return { deleted: 1 };
+    },
+
+    /** Versions of one data point or of the whole record, newest first, with SDV marks and queries. */
+    async history(auth: AuthContext, q: HistoryInput, auditCtx: AuditContext): Promise<RecordHistoryResponse> {
+      const scope = await requireProjectScope(db, auth);
+      const row = await visibleRecord(scope, q.recordId);
+      const { form } = await formOfRecord(scope.tenantId, row);
+      const pii = hasPii(scope);
+      const filter = {
+        recordId: row.id,
+        ...(q.path !== undefined ? { path: q.path } : {}),
+        ...(q.sinceRowVersion !== undefined ? { sinceRowVersion: q.sinceRowVersion } : {}),
+      };
+      const versions = await listValueVersions(db, filter);
+      const queries = await listQueries(db, { recordId: row.id, ...(q.path !== undefined ? { path: q.path } : {}) });
+      const phi = phiKeys(form);
+      if (pii && versions.some((v) => v.value !== null && isPhiPath(phi, v.path)))
+        await auditPiiRead(auditCtx, row.id, {
+          patientId: row.patientId,
+          formKey: row.formKey,
+          instance: row.instance,
+          history: q.path ?? null,
+        });
+      return {
+        recordId: row.id,
+        formKey: row.formKey,
+        instance: row.instance,
+        patientId: row.patientId,
+        versions: versions.map((v) => presentValueVersion(v, form, pii)),
+        queries: queries.map(presentQuery),
+      };
+    },
+
+    /** Marks the latest versions of data points verified against the source (`patient.sdv`). */
+    async sdv(auth: AuthContext, input: SdvInput, auditCtx: AuditContext): Promise<{ verified: number }> {
+      const scope = await requireProjectScope(db, auth);
+      const row = await visibleRecord(scope, input.recordId);
+      if (row.frozen) throw new AppError(409, M.frozen);
+      const paths = [...new Set(input.paths)];
+      const latest = await latestVersionsOf(db, row.id, paths);
+      const byPath = new Map(latest.map((l) => [l.path, l]));
+      const missing = input.paths.flatMap((p, i) =>
+        byPath.has(p) ? [] : [{ path: `paths.${i}`, message: `数据项 ${p} 没有可核查的值` }],
+      );
+      if (missing.length > 0) throw new AppError(400, missing[0]?.message ?? M.pathNotFound, missing);
+      const todo = latest.filter((l) => !l.verified);
+      if (todo.length === 0) return { verified: 0 };
+      const now = clock.now();
+      const verified = await db.transaction(async (tx) => {
+        const n = await insertSdvMarks(
+          tx,
+          todo.map((l) => ({
+            tenantId: scope.tenantId,
+            recordId: row.id,
+            path: l.path,
+            valueVersionId: l.id,
+            verifiedBy: scope.userId,
+            verifiedAt: now,
+          })),
+        );
+        await audit(
+          tx,
+          auditCtx,
+          {
+            action: 'form_record.sdv',
+            entityType: 'form_record',
+            entityId: row.id,
+            newValue: {
+              patientId: row.patientId,
+              formKey: row.formKey,
+              instance: row.instance,
+              paths: todo.map((l) => l.path),
+              valueVersionIds: todo.map((l) => l.id),
+            },
+          },
+          now,
+        );
+        return n;
+      });
+      return { verified };
+    },
+
+    /** A monitor raises a query on a data point (`patient.query`). */
+    async raiseQuery(auth: AuthContext, input: QueryCreateInput, auditCtx: AuditContext): Promise<DataQueryVO> {
+      const scope = await requireProjectScope(db, auth);
+      const row = await visibleRecord(scope, input.recordId);
+      if (row.frozen) throw new AppError(409, M.frozen);
+      const { form } = await formOfRecord(scope.tenantId, row);
+      if (!fieldOfPath(form, input.path))
+        throw new AppError(400, M.pathNotFound, [{ path: 'path', message: M.pathNotFound }]);
+      const now = clock.now();
+      const id = await db.transaction(async (tx) => {
+        const queryId = await insertQuery(tx, {
+          tenantId: scope.tenantId,
+          projectId: row.projectId,
+          patientId: row.patientId,
+          recordId: row.id,
+          path: input.path,
+          origin: 'manual',
+          message: input.message,
+          status: 'open',
+          raisedBy: scope.userId,
+          raisedAt: now,
+        });
+        await audit(
+          tx,
+          auditCtx,
+          {
+            action: 'data_query.create',
+            entityType: 'data_query',
+            entityId: queryId,
+            newValue: {
+              recordId: row.id,
+              formKey: row.formKey,
+              instance: row.instance,
+              path: input.path,
+              message: input.message,
+            },
+          },
+          now,
+        );
+        return queryId;
+      });
+      return queryVO(id);
+    },
+
+    /** The site answers an open query (`patient.edit`). */
+    async answerQuery(auth: AuthContext, input: QueryAnswerInput, auditCtx: AuditContext): Promise<DataQueryVO> {
+      const scope = await requireProjectScope(db, auth);
+      return moveQuery(scope, input.id, auditCtx, 'answer', { answer: input.answer });
+    },
+
+    /** A monitor closes a query (`patient.query`). */
+    async closeQuery(auth: AuthContext, input: QueryCloseInput, auditCtx: AuditContext): Promise<DataQueryVO> {
+      const scope = await requireProjectScope(db, auth);
+      return moveQuery(scope, input.id, auditCtx, 'close', { note: input.note?.trim() || null });
+    },
+  };
+
+  async function queryVO(id: string): Promise<DataQueryVO> {
+    const [q] = await listQueries(db, { id });
+    if (!q) throw new AppError(404, M.queryNotFound);
+    return presentQuery(q);
+  }
+
+  async function moveQuery(
+    scope: ProjectScope,
+    id: string,
+    auditCtx: AuditContext,
+    move: 'answer' | 'close',
+    input: { answer?: string; note?: string | null },
+  ): Promise<DataQueryVO> {
+    const found = isUuid(id) ? await findQuery(db, scope, id) : undefined;
+    if (!found) throw new AppError(404, M.queryNotFound);
+    if (found.frozen) throw new AppError(409, M.frozen);
+    if (found.status === 'closed') throw new AppError(409, M.queryClosed);
+    const now = clock.now();
+    await db.transaction(async (tx: Executor) => {
+      const set =
+        move === 'answer'
+          ? { status: 'answered' as const, answer: input.answer ?? '', answeredBy: scope.userId, answeredAt: now }
+          : { status: 'closed' as const, closeNote: input.note ?? null, closedBy: scope.userId, closedAt: now };
+      const moved = await updateQuery(tx, found.id, ['open', 'answered'], set);
+      if (!moved) throw new AppError(409, M.queryClosed);
+      await audit(
+        tx,
+        auditCtx,
+        {
+          action: `data_query.${move}`,
+          entityType: 'data_query',
+          entityId: found.id,
+          oldValue: { status: found.status },
+          newValue:
+            move === 'answer'
+              ? { recordId: found.recordId, status: 'answered', answer: input.answer }
+              : { recordId: found.recordId, status: 'closed', note: input.note ?? null },
+        },
+        now,
+      );
+    });
+    return queryVO(found.id);
+  }
+}
