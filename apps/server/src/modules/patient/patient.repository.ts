@@ -1,7 +1,22 @@
-import { and, count, eq, gte, ilike, inArray, isNull, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lte,
+  ne,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { centers, formRecords, patients } from '../../db/schema';
+import { centers, formRecords, formVersions, patients } from '../../db/schema';
 import { escapeLike } from '../project/project-manage.repository';
 import { centerCondition, type ProjectScope } from '../project/project-scope';
 import type { FieldCondition, ListField } from './patient-list-fields';
@@ -173,8 +188,8 @@ export type PatientPaging = {
 /**
  * THE patient list query (`POST patient-info/page`), tuned by `npm run bench` (P1): the scope and filters of
  * `filterConditions`, CRF filters and the `field:<key>` sort on the first live instance of their form (one LEFT JOIN
- * per form involved, on the unique index (tenant, patient, form, instance)), a capped count, one page, then the list
- * fields' values of that page's patients in one more query. Field keys come from the published definition (and match
+ * per form involved, on the unique index (tenant, patient, form, instance)); one query answers the page's rows, the
+ * list fields' values of its patients and the capped count. Field keys come from the published definition (and match
  * the key pattern); every value is a bound parameter.
  *
  * Order: the sort column, then `seq` in the same direction, blanks last in both directions (like the CRF-field sorts).
@@ -190,6 +205,8 @@ export async function pagePatients(
   filter: PatientFilter,
   paging: PatientPaging,
   crf: PatientCrfQuery = { fields: [], conditions: [] },
+  /** Runs (or remembers) the planner's estimate of the total when more than LIST_COUNT_CAP rows match. */
+  estimate: (run: () => Promise<number>) => Promise<number> = (run) => run(),
 ) {
   // One alias per form that a filter or the sort reads.
   const aliases = new Map<string, RecordAlias>();
@@ -223,17 +240,27 @@ export async function pagePatients(
     for (const j of joins) q = q.leftJoin(j.fr, j.on);
     return q.where(where);
   };
+  // The total, exact up to the cap: an index-only scan of at most LIST_COUNT_CAP + 1 entries, run as a scalar
+  // subquery of the page query itself (no round trip of its own).
+  const cappedCount = sql<number>`(select count(*)::int from (${matching().limit(LIST_COUNT_CAP + 1)}) capped)`;
+  // The list fields' values of the page's patients: per form, the listed keys of its first live instance.
+  const forms = new Map<string, string[]>();
+  for (const f of crf.fields) forms.set(f.formKey, [...(forms.get(f.formKey) ?? []), f.key]);
+  const listValues = forms.size
+    ? sql<Record<string, Record<string, unknown> | null>>`jsonb_build_object(${sql.join(
+        [...forms].map(
+          ([formKey, keys]) => sql`${formKey}::text, (select jsonb_build_object(${sql.join(
+            keys.map((k) => sql`${k}::text, ${formRecords.data} -> ${k}::text`),
+            sql`, `,
+          )}) from ${formRecords} where ${formRecords.tenantId} = ${scope.tenantId}
+              and ${formRecords.patientId} = ${patients.id} and ${formRecords.formKey} = ${formKey}
+              and ${formRecords.instance} = 1 and ${formRecords.deletedAt} is null)`,
+        ),
+        sql`, `,
+      )})`
+    : sql<null>`null::jsonb`;
 
-  // The total: exact up to the cap (an index-only scan of at most LIST_COUNT_CAP + 1 entries), else estimated.
-  const capped = matching()
-    .limit(LIST_COUNT_CAP + 1)
-    .as('capped');
-  const [counted] = await db.select({ n: count() }).from(capped);
-  let total = counted?.n ?? 0;
-  const totalExact = total <= LIST_COUNT_CAP;
-  if (!totalExact) total = Math.max(LIST_COUNT_CAP + 1, await estimateRows(db, matching()));
-
-  const desc = paging.sortOrder !== 'asc';
+  const descending = paging.sortOrder !== 'asc';
   const indexed = crf.sortField ? undefined : INDEXED_SORTS[paging.sortField as keyof typeof INDEXED_SORTS];
   const sortSql =
     crf.sortField && sortAlias
@@ -242,10 +269,10 @@ export async function pagePatients(
   // Blanks last in both directions. An indexed sort reads its index forwards (desc) or backwards (asc); its blanks
   // form a segment of their own, so each segment is one stretch of the index in exactly the index's order.
   const order = indexed
-    ? desc
+    ? descending
       ? [sql`${sortSql} desc nulls last`, sql`${patients.seq} desc`]
       : [sql`${sortSql} asc nulls first`, sql`${patients.seq} asc`]
-    : desc
+    : descending
       ? [sql`${sortSql} desc nulls last`, sql`${patients.seq} desc`]
       : [sql`${sortSql} asc nulls last`, sql`${patients.seq} asc`];
   const segments: (SQL | undefined)[] = indexed?.nullable
@@ -254,7 +281,7 @@ export async function pagePatients(
 
   const rowsWhere = (extra: SQL | undefined) => {
     let q = db
-      .select({ ...columns, sortIsNull: sql<boolean>`(${sortSql}) is null` })
+      .select({ ...columns, sortIsNull: sql<boolean>`(${sortSql}) is null`, total: cappedCount, listValues })
       .from(patients)
       .innerJoin(centers, eq(centers.id, patients.centerId))
       .$dynamic();
@@ -281,7 +308,7 @@ export async function pagePatients(
     const { after } = paging;
     const first = indexed.nullable && after.isNull ? 1 : 0;
     for (let i = first; i < segments.length && rows.length < paging.size; i++) {
-      const past = i === first ? pastPosition(indexed.column, desc, after, scope.rootProjectId) : undefined;
+      const past = i === first ? pastPosition(indexed.column, descending, after, scope.rootProjectId) : undefined;
       rows.push(...(await rowsWhere(and(segments[i], past)).limit(paging.size - rows.length)));
     }
   } else {
@@ -303,34 +330,28 @@ export async function pagePatients(
       }
     }
   }
-  const records = rows.map(({ sortIsNull: _sortIsNull, ...r }) => r);
+  const records = rows.map(({ sortIsNull: _sortIsNull, total: _total, listValues: _values, ...r }) => r);
   const last = rows.at(-1);
   const next: ListPosition | null =
     indexed && last && rows.length === paging.size ? { seq: last.seq, isNull: last.sortIsNull } : null;
 
-  const formKeys = [...new Set(crf.fields.map((f) => f.formKey))];
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    const [counted] = await db.select({ n: count() }).from(
+      matching()
+        .limit(LIST_COUNT_CAP + 1)
+        .as('capped'),
+    );
+    total = counted?.n ?? 0;
+  }
+  const totalExact = total <= LIST_COUNT_CAP;
+  if (!totalExact) total = Math.max(LIST_COUNT_CAP + 1, await estimate(() => estimateRows(db, matching())));
+
   const values = new Map<string, Map<string, Record<string, unknown>>>();
-  if (records.length > 0 && formKeys.length > 0) {
-    const found = await db
-      .select({ patientId: formRecords.patientId, formKey: formRecords.formKey, data: formRecords.data })
-      .from(formRecords)
-      .where(
-        and(
-          eq(formRecords.tenantId, scope.tenantId),
-          inArray(
-            formRecords.patientId,
-            records.map((r) => r.id),
-          ),
-          inArray(formRecords.formKey, formKeys),
-          eq(formRecords.instance, 1),
-          isNull(formRecords.deletedAt),
-        ),
-      );
-    for (const row of found) {
-      const byForm = values.get(row.patientId) ?? new Map<string, Record<string, unknown>>();
-      byForm.set(row.formKey, (row.data ?? {}) as Record<string, unknown>);
-      values.set(row.patientId, byForm);
-    }
+  for (const row of rows) {
+    const byForm = new Map<string, Record<string, unknown>>();
+    for (const [formKey, data] of Object.entries(row.listValues ?? {})) if (data) byForm.set(formKey, data);
+    values.set(row.id, byForm);
   }
   return { records, total, totalExact, next, values };
 }
@@ -348,11 +369,21 @@ async function estimateRows(db: Executor, query: SQLWrapper): Promise<number> {
  * project sequence), so a timestamp never loses its microseconds on the way through a cursor; the row comparison is a
  * start key of the list index. Among blanks the order is by `seq`.
  */
-function pastPosition(column: AnyPgColumn, desc: boolean, after: ListPosition, projectId: string): SQL {
-  const past = desc ? sql`<` : sql`>`;
+function pastPosition(column: AnyPgColumn, descending: boolean, after: ListPosition, projectId: string): SQL {
+  const past = descending ? sql`<` : sql`>`;
   if (column === patients.seq || after.isNull) return sql`${patients.seq} ${past} ${after.seq}`;
   const value = sql`(select ${column} from ${patients} where ${patients.projectId} = ${projectId} and ${patients.seq} = ${after.seq})`;
   return sql`(${column}, ${patients.seq}) ${past} (${value}, ${after.seq})`;
+}
+
+/** The ids of the latest published versions of these projects of the tenant, in the order of `projectIds`. */
+export async function latestVersionIds(db: Executor, tenantId: string, projectIds: string[]): Promise<string[]> {
+  const rows = await db
+    .selectDistinctOn([formVersions.projectId], { id: formVersions.id, projectId: formVersions.projectId })
+    .from(formVersions)
+    .where(and(eq(formVersions.tenantId, tenantId), inArray(formVersions.projectId, projectIds)))
+    .orderBy(formVersions.projectId, desc(formVersions.versionNo));
+  return projectIds.flatMap((p) => rows.filter((r) => r.projectId === p).map((r) => r.id));
 }
 
 export type PatientRow = Awaited<ReturnType<typeof pagePatients>>['records'][number];

@@ -10,7 +10,6 @@ import {
   type patientUpdateRequest,
   type PatientVO,
 } from '@registry/shared/contracts/patient';
-import type { Definition } from '@registry/shared/forms/definition';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client';
 import type { patients } from '../../db/schema';
@@ -20,14 +19,22 @@ import { blindIndex, decryptPhi, encryptPhi, type PhiKeys } from '../../lib/phi-
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
 import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
-import { existingDictOptions, dictOptionKey, latestVersion } from '../database/database.repository';
-import { checkFieldQuery, LIST_FIELD_MESSAGES, listColumnFields, pickFieldValues } from './patient-list-fields';
+import { existingDictOptions, dictOptionKey } from '../database/database.repository';
+import { createDefinitionCache } from '../form-record/definition-cache';
+import {
+  checkFieldQuery,
+  LIST_FIELD_MESSAGES,
+  listColumnFields,
+  pickFieldValues,
+  type ListField,
+} from './patient-list-fields';
 import { maskIdNumber, maskName, maskPhone, presentPatient } from './patient.presenter';
 import {
   findDuplicate,
   findOpenCenter,
   findPatient,
   insertPatientRow,
+  latestVersionIds,
   nextPatientSeq,
   pagePatients,
   softDeletePatients,
@@ -92,6 +99,23 @@ function decodeListCursor(cursor: string, listKey: string): ListPosition | undef
 export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys }) {
   const { db, clock, keys } = deps;
   const hasPii = (scope: ProjectScope) => scope.permissions.includes(PERMISSIONS.patientPii);
+  /** Published versions are immutable: parsed once, and their list fields computed once per set of version ids. */
+  const definitions = createDefinitionCache();
+  const listFields = new Map<string, ListField[]>();
+  /**
+   * The planner's estimate of a large list's total, per list (scope, filters, sort) for a minute: an estimate is an
+   * estimate, and paging through one list should not plan its count again on every click.
+   */
+  const estimates = new Map<string, { value: number; until: number }>();
+  const estimateOf = (listKey: string) => async (run: () => Promise<number>) => {
+    const now = clock.now().getTime();
+    const hit = estimates.get(listKey);
+    if (hit && hit.until > now) return hit.value;
+    const value = await run();
+    estimates.set(listKey, { value, until: now + 60_000 });
+    if (estimates.size > 1000) estimates.delete(estimates.keys().next().value ?? '');
+    return value;
+  };
 
   async function visible(scope: ProjectScope, id: string, executor: Executor = db): Promise<PatientRow> {
     const row = isUuid(id) ? await findPatient(executor, scope, id) : undefined;
@@ -195,14 +219,18 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
    * dictionary code must be an enabled option of its list).
    */
   async function listQuery(scope: ProjectScope, q: PageInput, pii: boolean): Promise<PatientCrfQuery> {
-    const definitions: Definition[] = [];
-    const own = await latestVersion(db, { tenantId: scope.tenantId, projectId: scope.projectId });
-    if (own) definitions.push(own.definition);
-    if (scope.rootProjectId !== scope.projectId) {
-      const parent = await latestVersion(db, { tenantId: scope.tenantId, projectId: scope.rootProjectId });
-      if (parent) definitions.push(parent.definition);
+    // The ids of the latest versions (one small query); the immutable versions and their list fields from memory.
+    const projectIds =
+      scope.rootProjectId !== scope.projectId ? [scope.projectId, scope.rootProjectId] : [scope.projectId];
+    const ids = await latestVersionIds(db, scope.tenantId, projectIds);
+    const fieldsKey = ids.join(',');
+    let fields = listFields.get(fieldsKey);
+    if (!fields) {
+      const versions = await definitions.load(db, scope.tenantId, ids);
+      fields = listColumnFields(ids.flatMap((id) => versions.get(id)?.definition ?? []));
+      listFields.set(fieldsKey, fields);
+      if (listFields.size > 200) listFields.delete(listFields.keys().next().value ?? '');
     }
-    const fields = listColumnFields(definitions);
     const checked = checkFieldQuery(fields, q.fieldFilters ?? [], q.sortField, pii);
     if (checked.dictCodes.length > 0) {
       const known = await existingDictOptions(db, scope.tenantId, checked.dictCodes);
@@ -249,7 +277,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       const paging = { current: q.current, size: q.size, sortField, sortOrder: q.sortOrder, after };
       // The read and its audit event share one transaction: no unmasked page leaves without its event.
       const { records, total, totalExact, next, values } = await db.transaction(async (tx) => {
-        const result = await pagePatients(tx, scope, filter, paging, crf);
+        const result = await pagePatients(tx, scope, filter, paging, crf, estimateOf(listKey));
         if (pii && result.records.length > 0)
           await piiRead(
             tx,
