@@ -13,9 +13,17 @@ const orig = pg.Client.prototype.query;
 (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
   const t0 = performance.now();
   const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
+  const record = () => log?.push({ sql: String(text).slice(0, 110).replace(/\s+/g, ' '), ms: performance.now() - t0 });
+  const last = args[args.length - 1];
+  if (typeof last === 'function') {
+    args[args.length - 1] = (...cb: unknown[]) => { record(); return last(...cb); };
+  } else if (args[0] && typeof args[0].callback === 'function') {
+    const cb0 = args[0].callback;
+    args[0].callback = (...cb: unknown[]) => { record(); return cb0(...cb); };
+  }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const r = (orig as any).apply(this, args);
-  if (log && r && typeof r.then === 'function') r.then(() => log?.push({ sql: String(text).slice(0, 110).replace(/\s+/g, ' '), ms: performance.now() - t0 }));
+  if (r && typeof r.then === 'function') r.then(record, record);
   return r;
 };
 const config = loadConfig({ ...keys, DATABASE_URL: url, CAPTCHA_ENABLED: 'false', LOG_LEVEL: 'silent' });
@@ -30,7 +38,7 @@ const body = { current: 1, size: 20, status: 'enrolled', sortField: 'enrolDate',
 for (let i = 0; i < 30; i++) await call('POST', '/patient-info/page', token, body);
 const patient = (await pool.query("select p.id from patients p join centers c on c.id=p.center_id and c.code='C01' limit 1")).rows[0].id;
 for (let i = 0; i < 30; i++) await call('GET', `/patient-info/${patient}`, token);
-for (const [name, fn] of [
+for (let rep = 0; rep < 3; rep++) for (const [name, fn] of [
   ['page', () => call('POST', '/patient-info/page', token, body)],
   ['detail', () => call('GET', `/patient-info/${patient}`, token)],
 ] as const) {
@@ -46,3 +54,6 @@ for (const [name, fn] of [
 }
 await app.close();
 await pool.end();
+// EXPLAIN of our page query
+const { drizzle } = await import('drizzle-orm/node-postgres');
+void drizzle;

@@ -174,7 +174,10 @@ const INDEXED_SORTS = {
 export const KEYSET_SORT_FIELDS = Object.keys(INDEXED_SORTS) as (keyof typeof INDEXED_SORTS)[];
 
 /** Exact totals up to this many rows; above it the planner's estimate (`totalExact` false). */
-export const LIST_COUNT_CAP = 10_000;
+export const LIST_COUNT_CAP = 100_000;
+
+/** A list's total: exact, or the planner's estimate when more than LIST_COUNT_CAP rows match. */
+export type ListTotal = { total: number; exact: boolean };
 
 export type PatientPaging = {
   current: number;
@@ -183,21 +186,23 @@ export type PatientPaging = {
   sortOrder?: 'asc' | 'desc';
   /** Continue after this row (keyset) instead of skipping (current − 1) × size rows. */
   after?: ListPosition;
+  /** Exact totals up to this many rows (default LIST_COUNT_CAP). */
+  countCap?: number;
 };
 
 /**
  * THE patient list query (`POST patient-info/page`), tuned by `npm run bench` (P1): the scope and filters of
  * `filterConditions`, CRF filters and the `field:<key>` sort on the first live instance of their form (one LEFT JOIN
- * per form involved, on the unique index (tenant, patient, form, instance)); one query answers the page's rows, the
- * list fields' values of its patients and the capped count. Field keys come from the published definition (and match
+ * per form involved, on the unique index (tenant, patient, form, instance)); one query answers the page's rows with
+ * the list fields' values of its patients, another the total (which the caller may remember per list). Field keys come from the published definition (and match
  * the key pattern); every value is a bound parameter.
  *
  * Order: the sort column, then `seq` in the same direction, blanks last in both directions (like the CRF-field sorts).
  * With an indexed sort each stretch of the list (the values, then the blanks) is exactly the order of its list index
  * read forwards (desc) or backwards (asc). A page of an indexed sort (`INDEXED_SORTS`) is found either after a
  * position (keyset: the index is entered at the cursor, page 2,000 costs what page 1 costs) or by OFFSET through a
- * deferred join (the ids of the page from an index-only scan, then their rows). The total is exact up to LIST_COUNT_CAP rows and otherwise the planner's estimate: an exact count of
- * 300,000 rows costs tens of milliseconds on every click.
+ * deferred join (the ids of the page from an index-only scan, then their rows). The total is exact up to
+ * LIST_COUNT_CAP rows and otherwise the planner's estimate: counting a million rows would cost ~100 ms.
  */
 export async function pagePatients(
   db: Executor,
@@ -205,8 +210,8 @@ export async function pagePatients(
   filter: PatientFilter,
   paging: PatientPaging,
   crf: PatientCrfQuery = { fields: [], conditions: [] },
-  /** Runs (or remembers) the planner's estimate of the total when more than LIST_COUNT_CAP rows match. */
-  estimate: (run: () => Promise<number>) => Promise<number> = (run) => run(),
+  /** Runs (or remembers, per list) the count of the total. */
+  counted: (count: () => Promise<ListTotal>) => Promise<ListTotal> = (count) => count(),
 ) {
   // One alias per form that a filter or the sort reads.
   const aliases = new Map<string, RecordAlias>();
@@ -240,24 +245,26 @@ export async function pagePatients(
     for (const j of joins) q = q.leftJoin(j.fr, j.on);
     return q.where(where);
   };
-  // The total, exact up to the cap: an index-only scan of at most LIST_COUNT_CAP + 1 entries, run as a scalar
-  // subquery of the page query itself (no round trip of its own).
-  const cappedCount = sql<number>`(select count(*)::int from (${matching().limit(LIST_COUNT_CAP + 1)}) capped)`;
-  // The list fields' values of the page's patients: per form, the listed keys of its first live instance.
+  // The list fields' values of the page's patients: the listed keys of the first live instance of each form.
   const forms = new Map<string, string[]>();
   for (const f of crf.fields) forms.set(f.formKey, [...(forms.get(f.formKey) ?? []), f.key]);
+  const picked = sql.join(
+    [...forms].map(
+      ([formKey, keys]) =>
+        sql`when ${formKey}::text then jsonb_build_object(${sql.join(
+          keys.map((k) => sql`${k}::text, ${formRecords.data} -> ${k}::text`),
+          sql`, `,
+        )})`,
+    ),
+    sql` `,
+  );
   const listValues = forms.size
-    ? sql<Record<string, Record<string, unknown> | null>>`jsonb_build_object(${sql.join(
-        [...forms].map(
-          ([formKey, keys]) => sql`${formKey}::text, (select jsonb_build_object(${sql.join(
-            keys.map((k) => sql`${k}::text, ${formRecords.data} -> ${k}::text`),
-            sql`, `,
-          )}) from ${formRecords} where ${formRecords.tenantId} = ${scope.tenantId}
-              and ${formRecords.patientId} = ${patients.id} and ${formRecords.formKey} = ${formKey}
-              and ${formRecords.instance} = 1 and ${formRecords.deletedAt} is null)`,
-        ),
-        sql`, `,
-      )})`
+    ? sql<Record<
+        string,
+        Record<string, unknown>
+      > | null>`(select jsonb_object_agg(${formRecords.formKey}, case ${formRecords.formKey} ${picked} end)
+        from ${formRecords} where ${formRecords.tenantId} = ${scope.tenantId} and ${formRecords.patientId} = ${patients.id}
+         and ${formRecords.formKey} in ${[...forms.keys()]} and ${formRecords.instance} = 1 and ${formRecords.deletedAt} is null)`
     : sql<null>`null::jsonb`;
 
   const descending = paging.sortOrder !== 'asc';
@@ -281,7 +288,7 @@ export async function pagePatients(
 
   const rowsWhere = (extra: SQL | undefined) => {
     let q = db
-      .select({ ...columns, sortIsNull: sql<boolean>`(${sortSql}) is null`, total: cappedCount, listValues })
+      .select({ ...columns, sortIsNull: sql<boolean>`(${sortSql}) is null`, listValues })
       .from(patients)
       .innerJoin(centers, eq(centers.id, patients.centerId))
       .$dynamic();
@@ -330,22 +337,23 @@ export async function pagePatients(
       }
     }
   }
-  const records = rows.map(({ sortIsNull: _sortIsNull, total: _total, listValues: _values, ...r }) => r);
+  const records = rows.map(({ sortIsNull: _sortIsNull, listValues: _values, ...r }) => r);
   const last = rows.at(-1);
   const next: ListPosition | null =
     indexed && last && rows.length === paging.size ? { seq: last.seq, isNull: last.sortIsNull } : null;
 
-  let total = rows[0]?.total;
-  if (total === undefined) {
-    const [counted] = await db.select({ n: count() }).from(
+  // The total: an index-only count of at most LIST_COUNT_CAP + 1 entries, else the planner's estimate.
+  const { total, exact: totalExact } = await counted(async () => {
+    const cap = paging.countCap ?? LIST_COUNT_CAP;
+    const [c] = await db.select({ n: count() }).from(
       matching()
-        .limit(LIST_COUNT_CAP + 1)
+        .limit(cap + 1)
         .as('capped'),
     );
-    total = counted?.n ?? 0;
-  }
-  const totalExact = total <= LIST_COUNT_CAP;
-  if (!totalExact) total = Math.max(LIST_COUNT_CAP + 1, await estimate(() => estimateRows(db, matching())));
+    const n = c?.n ?? 0;
+    if (n <= cap) return { total: n, exact: true };
+    return { total: Math.max(cap + 1, await estimateRows(db, matching())), exact: false };
+  });
 
   const values = new Map<string, Map<string, Record<string, unknown>>>();
   for (const row of rows) {

@@ -41,6 +41,7 @@ import {
   type PatientCrfQuery,
   updatePatientRow,
   type ListPosition,
+  type ListTotal,
   type PatientRow,
 } from './patient.repository';
 
@@ -69,6 +70,17 @@ type EditableField =
 type AuditValues = Record<string, string | null>;
 
 export type PatientService = ReturnType<typeof createPatientService>;
+
+/**
+ * The totals of patient lists (scope and filters, keyed by project id) counted in the last 30 seconds: paging through
+ * a list counts it once, not on every click. Whatever adds, edits or removes patients calls forgetPatientListTotals
+ * (this service does; so must an import); a change made by another server instance shows in a total within 30 seconds
+ * (the rows themselves are always read fresh).
+ */
+const totals = new Map<string, { total: ListTotal; until: number }>();
+export function forgetPatientListTotals(): void {
+  totals.clear();
+}
 
 /** `nextCursor`: the last row's position and the list it belongs to, base64url JSON (not a secret, not trusted). */
 function encodeListCursor(at: ListPosition, listKey: string): string {
@@ -102,20 +114,17 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
   /** Published versions are immutable: parsed once, and their list fields computed once per set of version ids. */
   const definitions = createDefinitionCache();
   const listFields = new Map<string, ListField[]>();
-  /**
-   * The planner's estimate of a large list's total, per list (scope, filters, sort) for a minute: an estimate is an
-   * estimate, and paging through one list should not plan its count again on every click.
-   */
-  const estimates = new Map<string, { value: number; until: number }>();
-  const estimateOf = (listKey: string) => async (run: () => Promise<number>) => {
-    const now = clock.now().getTime();
-    const hit = estimates.get(listKey);
-    if (hit && hit.until > now) return hit.value;
-    const value = await run();
-    estimates.set(listKey, { value, until: now + 60_000 });
-    if (estimates.size > 1000) estimates.delete(estimates.keys().next().value ?? '');
-    return value;
-  };
+  const countedOnce =
+    (key: string) =>
+    async (count: () => Promise<ListTotal>): Promise<ListTotal> => {
+      const now = clock.now().getTime();
+      const hit = totals.get(key);
+      if (hit && hit.until > now) return hit.total;
+      const total = await count();
+      totals.set(key, { total, until: now + 30_000 });
+      if (totals.size > 1000) totals.delete(totals.keys().next().value ?? '');
+      return total;
+    };
 
   async function visible(scope: ProjectScope, id: string, executor: Executor = db): Promise<PatientRow> {
     const row = isUuid(id) ? await findPatient(executor, scope, id) : undefined;
@@ -274,10 +283,11 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
         .digest('base64url')
         .slice(0, 12);
       const after = q.cursor && q.current > 1 ? decodeListCursor(q.cursor, listKey) : undefined;
+      const totalKey = JSON.stringify([scope.projectId, scope.centerId, filter, q.fieldFilters ?? []]);
       const paging = { current: q.current, size: q.size, sortField, sortOrder: q.sortOrder, after };
       // The read and its audit event share one transaction: no unmasked page leaves without its event.
       const { records, total, totalExact, next, values } = await db.transaction(async (tx) => {
-        const result = await pagePatients(tx, scope, filter, paging, crf, estimateOf(listKey));
+        const result = await pagePatients(tx, scope, filter, paging, crf, countedOnce(totalKey));
         if (pii && result.records.length > 0)
           await piiRead(
             tx,
@@ -375,6 +385,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
           return row.id;
         }),
       );
+      forgetPatientListTotals();
       return presentPatient(await visible(scope, id), keys, hasPii(scope));
     },
 
@@ -458,6 +469,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
           );
         }),
       );
+      forgetPatientListTotals();
       return presentPatient(await visible(scope, before.id), keys, hasPii(scope));
     },
 
@@ -492,6 +504,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
           );
         return rows.length;
       });
+      forgetPatientListTotals();
       return { deleted };
     },
   };
