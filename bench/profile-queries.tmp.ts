@@ -38,9 +38,20 @@ const body = { current: 1, size: 20, status: 'enrolled', sortField: 'enrolDate',
 for (let i = 0; i < 30; i++) await call('POST', '/patient-info/page', token, body);
 const patient = (await pool.query("select p.id from patients p join centers c on c.id=p.center_id and c.code='C01' limit 1")).rows[0].id;
 for (let i = 0; i < 30; i++) await call('GET', `/patient-info/${patient}`, token);
-for (let rep = 0; rep < 3; rep++) for (const [name, fn] of [
+const rec = (await pool.query("select id, patient_id, row_version, data, status from form_records where form_key='bench_vitals' and patient_id=$1", [patient])).rows[0];
+let rv = rec.row_version;
+const save = async () => {
+  const r = await call('POST', '/form-record/save', token, { patientId: rec.patient_id, formKey: 'bench_vitals', instance: 1, rowVersion: rv, data: { ...rec.data, vs_weight: 50 + Math.round(Math.random() * 300) / 10 }, action: rec.status === 'draft' ? 'draft' : 'submit', reason: '基准' });
+  if (r.statusCode !== 200) throw new Error(r.body);
+  rv = r.json().data.rowVersion;
+  return r;
+};
+for (let i = 0; i < 20; i++) await save();
+if (process.env.LOOP) { const t0 = performance.now(); for (let i = 0; i < 400; i++) await save(); console.log('save loop ms/op', (performance.now() - t0) / 400); const t1 = performance.now(); for (let i = 0; i < 400; i++) await call('GET', `/patient-info/${patient}`, token); console.log('detail loop ms/op', (performance.now() - t1) / 400); const t2 = performance.now(); for (let i = 0; i < 400; i++) await call('POST', '/patient-info/page', token, body); console.log('page loop ms/op', (performance.now() - t2) / 400); process.exit(0); }
+for (let rep = 0; rep < 2; rep++) for (const [name, fn] of [
   ['page', () => call('POST', '/patient-info/page', token, body)],
   ['detail', () => call('GET', `/patient-info/${patient}`, token)],
+  ['save', save],
 ] as const) {
   log = [];
   const t0 = performance.now();

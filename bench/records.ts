@@ -356,14 +356,14 @@ async function benchOne(target: Target, size: number) {
     // ---- P1: the list page
     const listWhere = `p.tenant_id = $1 and p.project_id = $2 and p.center_id = $3 and p.deleted_at is null
       and p.status = 'enrolled'`;
-    const rawPage = async (offset: number) => {
+    const rawPage = async (offset: number, enrolTo = '9999-12-31') => {
       const client = await rawPool.connect();
       try {
         await client.query('BEGIN');
         const { rows } = await client.query<{ id: string }>(
           `select ${LIST_COLUMNS} from patients p join centers c on c.id = p.center_id where ${listWhere}
-            order by p.enrol_date desc nulls last, p.seq desc limit 20 offset $4`,
-          [s.tenant_id, s.project_id, s.center_id, offset],
+             and p.enrol_date <= $5 order by p.enrol_date desc nulls last, p.seq desc limit 20 offset $4`,
+          [s.tenant_id, s.project_id, s.center_id, offset, enrolTo],
         );
         await client.query(
           `insert into audit_events (tenant_id, actor_id, action, entity_type, new_value, request_id, ip)
@@ -448,6 +448,23 @@ async function benchOne(target: Target, size: number) {
       () => ourPage(1),
       () => rawPage(0),
     );
+    // A new filter each call (another enrolment date bound): our total is counted, not remembered; raw SQL counts the
+    // same rows the same way (at most 100,001 index entries) besides its page.
+    let day = 0;
+    const nextBound = () => new Date(Date.UTC(2026, 9, 1) - (day++ % 3000) * 86_400_000).toISOString().slice(0, 10);
+    const ourFresh = () =>
+      api('POST', '/patient-info/page', { ...listBody, current: 1, enrolDateTo: nextBound() }).then((r) =>
+        expectOk(r, 'patient-info/page'),
+      );
+    const rawFresh = async () => {
+      const bound = nextBound();
+      await rawPool.query(
+        `select count(*) from (select 1 from patients p where ${listWhere} and p.enrol_date <= $4 limit 100001) c`,
+        [s.tenant_id, s.project_id, s.center_id, bound],
+      );
+      await rawPage(0, bound);
+    };
+    await p1('新筛选条件的第 1 页（含计数）', ourFresh, rawFresh);
     await p1(`列表第 ${deepPage} 页（游标）`, () => ourPage(deepPage, cursor), rawKeyset);
     await p1(
       `列表第 ${deepPage} 页（仅页码）`,
