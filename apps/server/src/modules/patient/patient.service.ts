@@ -227,11 +227,13 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
    * sub-project), the checked `fieldFilters` and `field:<key>` sort (400 naming a key that is not a list field; a
    * dictionary code must be an enabled option of its list).
    */
-  async function listQuery(scope: ProjectScope, q: PageInput, pii: boolean): Promise<PatientCrfQuery> {
-    // The ids of the latest versions (one small query); the immutable versions and their list fields from memory.
-    const projectIds =
-      scope.rootProjectId !== scope.projectId ? [scope.projectId, scope.rootProjectId] : [scope.projectId];
-    const ids = await latestVersionIds(db, scope.tenantId, projectIds);
+  async function listQuery(
+    scope: ProjectScope,
+    q: PageInput,
+    pii: boolean,
+    ids: readonly string[],
+  ): Promise<PatientCrfQuery> {
+    // The immutable versions and their list fields from memory.
     const fieldsKey = ids.join(',');
     let fields = listFields.get(fieldsKey);
     if (!fields) {
@@ -266,7 +268,13 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
         enrolDateFrom: q.enrolDateFrom,
         enrolDateTo: q.enrolDateTo,
       };
-      const crf = await listQuery(scope, q, pii);
+      // The ids of the latest published versions, read while the transaction begins on another connection.
+      const versionIds = latestVersionIds(
+        db,
+        scope.tenantId,
+        scope.rootProjectId !== scope.projectId ? [scope.projectId, scope.rootProjectId] : [scope.projectId],
+      );
+      versionIds.catch(() => undefined); // awaited in the transaction; never an unhandled rejection meanwhile
       const sortField = PATIENT_SORT_FIELDS.find((f) => f === q.sortField);
       // A cursor belongs to one list: the scope, filters and sort it was made for (else ignored: OFFSET paging).
       const listKey = createHash('sha256')
@@ -286,7 +294,9 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       const totalKey = JSON.stringify([scope.projectId, scope.centerId, filter, q.fieldFilters ?? []]);
       const paging = { current: q.current, size: q.size, sortField, sortOrder: q.sortOrder, after };
       // The read and its audit event share one transaction: no unmasked page leaves without its event.
+      let crf: PatientCrfQuery = { fields: [], conditions: [] };
       const { records, total, totalExact, next, values } = await db.transaction(async (tx) => {
+        crf = await listQuery(scope, q, pii, await versionIds);
         const result = await pagePatients(tx, scope, filter, paging, crf, countedOnce(totalKey));
         if (pii && result.records.length > 0)
           await piiRead(
