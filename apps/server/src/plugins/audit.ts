@@ -31,7 +31,15 @@ export function auditContext(request: FastifyRequest): AuditContext {
  * change's transaction. Values must never carry password hashes or tokens.
  */
 export async function audit(tx: Executor, ctx: AuditContext, event: AuditEvent, at?: Date): Promise<void> {
-  await tx.insert(auditEvents).values({
+  await tx.insert(auditEvents).values(auditRow(ctx, event, at));
+}
+
+/**
+ * The row `audit` inserts. For a writer that folds its audit event into one statement with the change itself (see
+ * `modules/form-record/record-writer.ts`): same columns, same rules.
+ */
+export function auditRow(ctx: AuditContext, event: AuditEvent, at?: Date): typeof auditEvents.$inferInsert {
+  return {
     tenantId: event.tenantId !== undefined ? event.tenantId : ctx.tenantId,
     actorId: event.actorId !== undefined ? event.actorId : ctx.actorId,
     action: event.action,
@@ -43,5 +51,5 @@ export async function audit(tx: Executor, ctx: AuditContext, event: AuditEvent, 
     requestId: ctx.requestId,
     ip: ctx.ip,
     ...(at ? { at } : {}),
-  });
+  };
 }

@@ -131,6 +131,11 @@ export const recordSummary = z.object({
   missingRequired: z.number().int(),
   softIssues: z.number().int(),
   openQueries: z.number().int(),
+  /** When the record was first saved, and its status steps (the patient file's timeline). */
+  createdAt: z.string(),
+  submittedAt: z.string().nullable(),
+  verifiedAt: z.string().nullable(),
+  lockedAt: z.string().nullable(),
   updatedAt: z.string(),
   updatedByName: z.string().nullable(),
 });

@@ -58,14 +58,15 @@ export const DATABASE_MESSAGES = {
 } as const;
 const M = DATABASE_MESSAGES;
 
+const CHINA_DAY = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Asia/Shanghai',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 /** The calendar day in China (the registry's users), `YYYY-MM-DD`: what `today` means in logic and date ranges. */
 export function chinaToday(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Shanghai',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
+  return CHINA_DAY.format(now);
 }
 
 /** The options of a removed-or-changed option list that are gone in `after`. */

@@ -128,6 +128,10 @@ export function presentSummary(
     rowVersion: row.rowVersion,
     ...counts,
     openQueries: row.openQueries,
+    createdAt: row.createdAt.toISOString(),
+    submittedAt: iso(row.submittedAt),
+    verifiedAt: iso(row.verifiedAt),
+    lockedAt: iso(row.lockedAt),
     updatedAt: row.updatedAt.toISOString(),
     updatedByName: row.updatedByName,
   };

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { RecordStatus } from '@registry/shared/contracts/form-record';
 import type { Executor } from '../../db/client';
 import {
+  auditEvents,
   dataQueries,
   formRecords,
   formVersions,
@@ -48,17 +49,156 @@ export const recordColumns = {
   lockedAt: formRecords.lockedAt,
 };
 
-type RawRecord = Omit<RecordRow, 'data'> & { data: unknown };
-// `data` is always a JSON object: only the writer stores it, from the engine's normalised output.
-export const asRecordRow = (row: RawRecord): RecordRow => ({ ...row, data: row.data as Record<string, unknown> });
+/** A timestamp of a raw query: text from Drizzle's driver (a Date from a plain pg row). */
+const date = (s: string | Date | null): Date | null => (s === null ? null : new Date(s));
 
-/** Inserts a record; undefined when the (patient, form, instance) exists already (a concurrent create won). */
-export async function insertRecordRow(
-  tx: Executor,
-  values: typeof formRecords.$inferInsert,
-): Promise<RecordRow | undefined> {
-  const [row] = await tx.insert(formRecords).values(values).onConflictDoNothing().returning(recordColumns);
-  return row ? asRecordRow(row) : undefined;
+/** The raw row of a RETURNING of `form_records` (snake_case; Drizzle's driver leaves timestamps as text). */
+type RawRecordRow = {
+  id: string;
+  patient_id: string;
+  form_key: string;
+  instance: number;
+  version_id: string;
+  status: RecordStatus;
+  row_version: number;
+  data: Record<string, unknown>;
+  created_at: string | Date;
+  updated_at: string | Date;
+  submitted_at: string | Date | null;
+  verified_at: string | Date | null;
+  locked_at: string | Date | null;
+};
+
+const fromRawRecord = (r: RawRecordRow): RecordRow => ({
+  id: r.id,
+  patientId: r.patient_id,
+  formKey: r.form_key,
+  instance: r.instance,
+  versionId: r.version_id,
+  status: r.status,
+  rowVersion: r.row_version,
+  data: r.data,
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+  submittedAt: date(r.submitted_at),
+  verifiedAt: date(r.verified_at),
+  lockedAt: date(r.locked_at),
+});
+
+const RETURNING_RECORD = sql.raw(
+  'returning id, patient_id, form_key, instance, version_id, status, row_version, data, created_at, updated_at, submitted_at, verified_at, locked_at',
+);
+
+/** One write of a record change, as `applyRecordWrite` runs it. */
+export type RecordWriteStatement = {
+  record:
+    | {
+        kind: 'update';
+        tenantId: string;
+        id: string;
+        rowVersion: number;
+        set: Partial<typeof formRecords.$inferInsert>;
+      }
+    | { kind: 'insert'; values: typeof formRecords.$inferInsert & { id: string } };
+  /** Who, when, why of every value version, auto query and closing of this write. */
+  common: { tenantId: string; projectId: string; patientId: string; actorId: string; at: Date; reason: string | null };
+  versions: {
+    path: string;
+    value: unknown;
+    sourceType: (typeof recordValueVersions.$inferInsert)['sourceType'];
+    sourceRef: unknown;
+  }[];
+  openQueries: { path: string; message: string }[];
+  closeQueries: { pairs: { path: string; message: string }[]; closeNote: string };
+  /** The audit row; `queriesClosed` is added to its new value when the write closed any query. */
+  audit: typeof auditEvents.$inferInsert;
+};
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+/**
+ * The record row (update guarded by its row version, or insert that yields to an existing instance), its value
+ * versions, its auto queries opened and closed and its audit event, in ONE statement: atomic by itself, and every
+ * part depends on the record row, so a stale or conflicting write leaves nothing behind. Undefined when the record
+ * changed meanwhile (or the instance exists).
+ */
+export async function applyRecordWrite(
+  ex: Executor,
+  s: RecordWriteStatement,
+): Promise<{ row: RecordRow; queriesClosed: number } | undefined> {
+  const c = s.common;
+  const recordSql =
+    s.record.kind === 'update'
+      ? ex
+          .update(formRecords)
+          .set({ ...s.record.set, rowVersion: sql`${formRecords.rowVersion} + 1` })
+          .where(
+            and(
+              eq(formRecords.tenantId, s.record.tenantId),
+              eq(formRecords.id, s.record.id),
+              eq(formRecords.rowVersion, s.record.rowVersion),
+              isNull(formRecords.deletedAt),
+            ),
+          )
+          .getSQL()
+      : ex.insert(formRecords).values(s.record.values).onConflictDoNothing().getSQL();
+  const recordId = s.record.kind === 'update' ? s.record.id : s.record.values.id;
+  const parts: SQL[] = [sql`with upd as (${recordSql} ${RETURNING_RECORD})`];
+  if (s.versions.length > 0) {
+    const rows = sql.join(
+      s.versions.map(
+        (v) => sql`(${v.path}::text, ${json(v.value)}::jsonb, ${v.sourceType}::text, ${json(v.sourceRef)}::jsonb)`,
+      ),
+      sql`, `,
+    );
+    parts.push(sql`, v as (
+      insert into ${recordValueVersions} (tenant_id, project_id, patient_id, record_id, path, value, reason, source_type,
+        source_ref, record_row_version, actor_id, at)
+      select ${c.tenantId}::uuid, ${c.projectId}::uuid, ${c.patientId}::uuid, upd.id, x.path, x.value, ${c.reason}::text,
+        x.source_type, x.source_ref, upd.row_version, ${c.actorId}::uuid, ${c.at}::timestamptz
+      from upd cross join (values ${rows}) as x(path, value, source_type, source_ref))`);
+  }
+  if (s.openQueries.length > 0) {
+    const rows = sql.join(
+      s.openQueries.map((q) => sql`(${q.path}::text, ${q.message}::text)`),
+      sql`, `,
+    );
+    parts.push(sql`, qo as (
+      insert into ${dataQueries} (tenant_id, project_id, patient_id, record_id, path, origin, message, status, raised_by,
+        raised_at)
+      select ${c.tenantId}::uuid, ${c.projectId}::uuid, ${c.patientId}::uuid, upd.id, x.path, 'auto', x.message, 'open',
+        ${c.actorId}::uuid, ${c.at}::timestamptz
+      from upd cross join (values ${rows}) as x(path, message))`);
+  }
+  const closing = s.closeQueries.pairs.length > 0;
+  if (closing) {
+    const rows = sql.join(
+      s.closeQueries.pairs.map((q) => sql`(${q.path}::text, ${q.message}::text)`),
+      sql`, `,
+    );
+    parts.push(sql`, qc as (
+      update ${dataQueries} set status = 'closed', closed_by = ${c.actorId}::uuid, closed_at = ${c.at}::timestamptz,
+        close_note = ${s.closeQueries.closeNote}::text
+      where record_id = ${recordId}::uuid and origin = 'auto' and status <> 'closed' and (path, message) in (values ${rows})
+        and exists (select 1 from upd)
+      returning id)`);
+  }
+  const a = s.audit;
+  const closedCount = closing ? sql`(select count(*)::int from qc)` : sql`0`;
+  const newValue = closing
+    ? sql`case when ${closedCount} > 0 then ${json(a.newValue)}::jsonb || jsonb_build_object('queriesClosed', ${closedCount}) else ${json(a.newValue)}::jsonb end`
+    : sql`${json(a.newValue)}::jsonb`;
+  parts.push(sql`, a as (
+    insert into ${auditEvents} (tenant_id, actor_id, at, action, entity_type, entity_id, old_value, new_value, reason,
+      request_id, ip)
+    select ${a.tenantId ?? null}::uuid, ${a.actorId ?? null}::uuid, ${a.at ?? c.at}::timestamptz, ${a.action}::text,
+      ${a.entityType}::text, upd.id::text, ${json(a.oldValue)}::jsonb, ${newValue}, ${a.reason ?? null}::text,
+      ${a.requestId ?? null}::text, ${a.ip ?? null}::text
+    from upd)`);
+  parts.push(sql` select upd.*, ${closedCount} as queries_closed from upd`);
+  const result = await ex.execute<RawRecordRow & { queries_closed: number }>(sql.join(parts, sql``));
+  const row = result.rows[0];
+  return row ? { row: fromRawRecord(row), queriesClosed: row.queries_closed } : undefined;
 }
 
 /** The next instance number of a repeating form of a patient (removed instances count: numbers are never reused). */
@@ -79,67 +219,12 @@ export async function nextInstance(
   return (row?.max ?? 0) + 1;
 }
 
-/** `UPDATE … WHERE row_version = expected` of a live record: undefined when it changed meanwhile (or is gone). */
-export async function updateRecordRow(
-  tx: Executor,
-  key: { tenantId: string; id: string; rowVersion: number },
-  set: Partial<typeof formRecords.$inferInsert>,
-): Promise<RecordRow | undefined> {
-  const [row] = await tx
-    .update(formRecords)
-    .set({ ...set, rowVersion: sql`${formRecords.rowVersion} + 1` })
-    .where(
-      and(
-        eq(formRecords.tenantId, key.tenantId),
-        eq(formRecords.id, key.id),
-        eq(formRecords.rowVersion, key.rowVersion),
-        isNull(formRecords.deletedAt),
-      ),
-    )
-    .returning(recordColumns);
-  return row ? asRecordRow(row) : undefined;
-}
-
-export async function insertValueVersions(
-  tx: Executor,
-  rows: (typeof recordValueVersions.$inferInsert)[],
-): Promise<void> {
-  if (rows.length > 0) await tx.insert(recordValueVersions).values(rows);
-}
-
 /** The auto queries of a record not closed yet: (path, message). */
 export async function liveAutoQueries(tx: Executor, recordId: string): Promise<{ path: string; message: string }[]> {
   return tx
     .select({ path: dataQueries.path, message: dataQueries.message })
     .from(dataQueries)
     .where(and(eq(dataQueries.recordId, recordId), eq(dataQueries.origin, 'auto'), ne(dataQueries.status, 'closed')));
-}
-
-export async function insertQueries(tx: Executor, rows: (typeof dataQueries.$inferInsert)[]): Promise<void> {
-  if (rows.length > 0) await tx.insert(dataQueries).values(rows);
-}
-
-/** Closes the record's live auto queries of these (path, message) pairs; answers how many it closed. */
-export async function closeAutoQueries(
-  tx: Executor,
-  recordId: string,
-  pairs: readonly { path: string; message: string }[],
-  set: { closedBy: string | null; closedAt: Date; closeNote: string },
-): Promise<number> {
-  if (pairs.length === 0) return 0;
-  const which = or(...pairs.map((p) => and(eq(dataQueries.path, p.path), eq(dataQueries.message, p.message))));
-  const conditions: (SQL | undefined)[] = [
-    eq(dataQueries.recordId, recordId),
-    eq(dataQueries.origin, 'auto'),
-    ne(dataQueries.status, 'closed'),
-    which,
-  ];
-  const rows = await tx
-    .update(dataQueries)
-    .set({ ...set, status: 'closed' })
-    .where(and(...conditions))
-    .returning({ id: dataQueries.id });
-  return rows.length;
 }
 
 /** Closes every live query of the given records (a removed instance). */
@@ -159,8 +244,6 @@ export async function closeQueriesOfRecords(
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reads
-
-const updater = alias(users, 'updater');
 
 /** The patient a record call works on, the statuses that freeze it, the versions a new record takes, its records. */
 export type PatientContext = {
@@ -187,55 +270,64 @@ export async function loadPatientContext(
 ): Promise<PatientContext | undefined> {
   const recordFilter =
     which === 'all'
-      ? undefined
+      ? sql``
       : which.instance === null
-        ? eq(formRecords.instance, 1)
-        : or(
-            eq(formRecords.instance, 1),
-            and(eq(formRecords.formKey, which.formKey), eq(formRecords.instance, which.instance)),
-          );
-  const rows = await db
-    .select({
-      id: patients.id,
-      tenantId: patients.tenantId,
-      projectId: patients.projectId,
-      subProjectId: patients.subProjectId,
-      frozen: sql<boolean>`exists (select 1 from ${projects} pr where pr.id in (${patients.projectId}, ${patients.subProjectId}) and pr.status in ('locked', 'archived'))`,
-      latest: sql<string[]>`array(select x.id::text from (
-        select distinct on (fv.project_id) fv.id, fv.project_id from ${formVersions} fv
-        where fv.tenant_id = ${patients.tenantId} and fv.project_id in (${patients.projectId}, ${patients.subProjectId})
-        order by fv.project_id, fv.version_no desc) x
-        order by (x.project_id = ${patients.projectId}) asc)`,
-      record: recordColumns,
-      updatedByName: updater.name,
-      openQueries: sql<number>`(select count(*)::int from ${dataQueries} q where q.record_id = ${formRecords.id} and q.status <> 'closed')`,
-    })
-    .from(patients)
-    .leftJoin(
-      formRecords,
-      and(
-        eq(formRecords.tenantId, patients.tenantId),
-        eq(formRecords.patientId, patients.id),
-        isNull(formRecords.deletedAt),
-        recordFilter,
-      ),
+        ? sql` and r.instance = 1`
+        : sql` and (r.instance = 1 or (r.form_key = ${which.formKey} and r.instance = ${which.instance}))`;
+  const result = await db.execute<
+    {
+      id: string;
+      tenant_id: string;
+      project_id: string;
+      sub_project_id: string | null;
+      frozen: boolean;
+      latest: string[];
+      r_id: string | null;
+      updated_by_name: string | null;
+      open_queries: number;
+    } & Omit<RawRecordRow, 'id'>
+  >(sql`
+    with p as (
+      select ${patients.id} as id, ${patients.tenantId} as tenant_id, ${patients.projectId} as project_id,
+        ${patients.subProjectId} as sub_project_id,
+        exists (select 1 from ${projects} pr where pr.id in (${patients.projectId}, ${patients.subProjectId})
+          and pr.status in ('locked', 'archived')) as frozen,
+        array(select x.id::text from (
+          select distinct on (fv.project_id) fv.id, fv.project_id from ${formVersions} fv
+          where fv.tenant_id = ${patients.tenantId} and fv.project_id in (${patients.projectId}, ${patients.subProjectId})
+          order by fv.project_id, fv.version_no desc) x
+          order by (x.project_id = ${patients.projectId}) asc) as latest
+      from ${patients}
+      where ${patientScope(scope)} and ${patients.id} = ${patientId}
     )
-    .leftJoin(updater, eq(updater.id, formRecords.updatedBy))
-    .where(and(patientScope(scope), eq(patients.id, patientId)))
-    .orderBy(asc(formRecords.formKey), asc(formRecords.instance));
-  const first = rows[0];
+    select p.*, r.id as r_id, r.patient_id, r.form_key, r.instance, r.version_id, r.status, r.row_version, r.data,
+      r.created_at, r.updated_at, r.submitted_at, r.verified_at, r.locked_at, u.name as updated_by_name,
+      (select count(*)::int from ${dataQueries} q where q.record_id = r.id and q.status <> 'closed') as open_queries
+    from p
+    left join ${formRecords} r on r.tenant_id = p.tenant_id and r.patient_id = p.id and r.deleted_at is null${recordFilter}
+    left join ${users} u on u.id = r.updated_by
+    order by r.form_key, r.instance`);
+  const first = result.rows[0];
   if (!first) return undefined;
   return {
     patient: {
       id: first.id,
-      tenantId: first.tenantId,
-      projectId: first.projectId,
-      subProjectId: first.subProjectId,
+      tenantId: first.tenant_id,
+      projectId: first.project_id,
+      subProjectId: first.sub_project_id,
     },
     frozen: first.frozen,
     latestVersionIds: first.latest,
-    records: rows.flatMap((r) =>
-      r.record?.id ? [{ ...asRecordRow(r.record), updatedByName: r.updatedByName, openQueries: r.openQueries }] : [],
+    records: result.rows.flatMap((r) =>
+      r.r_id
+        ? [
+            {
+              ...fromRawRecord({ ...r, id: r.r_id }),
+              updatedByName: r.updated_by_name,
+              openQueries: r.open_queries,
+            },
+          ]
+        : [],
     ),
   };
 }
@@ -269,6 +361,7 @@ export async function findRecord(
     .innerJoin(patients, and(eq(patients.id, formRecords.patientId), eq(patients.tenantId, formRecords.tenantId)))
     .where(and(patientScope(scope), eq(formRecords.id, recordId), isNull(formRecords.deletedAt)))
     .limit(1);
+  // `data` is always a JSON object: only the writer stores it, from the engine's normalised output.
   return row ? { ...row, data: row.data as Record<string, unknown> } : undefined;
 }
 
@@ -320,8 +413,6 @@ type JsonQuery = {
   closed_at: string | Date | null;
   close_note: string | null;
 };
-
-const date = (s: string | Date | null): Date | null => (s === null ? null : new Date(s));
 
 const fromJsonQuery = (q: JsonQuery): QueryRow => ({
   id: q.id,
@@ -379,14 +470,15 @@ export async function loadRecordExtras(db: Executor, recordId: string): Promise<
     queries: JsonQuery[];
   }>(sql`
     with agg as (
-      select v.path, count(*)::int as versions, max(v.id) as last_id, bool_or(m.id is not null) as any_sdv
-      from ${recordValueVersions} v left join ${sdvMarks} m on m.value_version_id = v.id
+      select v.path, count(*)::int as versions, max(v.id) as last_id
+      from ${recordValueVersions} v
       where v.record_id = ${recordId}
       group by v.path
     ), pts as (
       select a.path, a.versions, l.at as last_at, u.name as last_by_name, l.source_type as last_source,
         case when exists (select 1 from ${sdvMarks} s where s.value_version_id = a.last_id) then 'verified'
-             when a.any_sdv then 'stale' end as sdv,
+             when exists (select 1 from ${sdvMarks} s where s.record_id = ${recordId} and s.path = a.path)
+               then 'stale' end as sdv,
         (select count(*)::int from ${dataQueries} q
           where q.record_id = ${recordId} and q.path = a.path and q.status <> 'closed') as open_queries
       from agg a join ${recordValueVersions} l on l.id = a.last_id left join ${users} u on u.id = l.actor_id

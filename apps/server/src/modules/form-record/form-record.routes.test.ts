@@ -368,6 +368,40 @@ describe('POST form-record/save', () => {
   });
 });
 
+describe('bad input of every call', () => {
+  it('should answer 400 naming the field when a request breaks its contract', async () => {
+    const cases: [string, 'GET' | 'POST' | 'DELETE', string, unknown, string][] = [
+      [entry, 'GET', `/form-record/detail?patientId=${P[1]}&formKey=vital_signs&instance=0`, undefined, 'instance'],
+      [entry, 'GET', `/form-record/detail?patientId=${P[1]}`, undefined, 'formKey'],
+      [entry, 'POST', '/form-record/save', { patientId: P[1], formKey: 'vital_signs', data: {} }, 'rowVersion'],
+      [
+        entry,
+        'POST',
+        '/form-record/save',
+        { patientId: P[1], formKey: 'vital_signs', rowVersion: 0, data: {}, action: 'sign' },
+        'action',
+      ],
+      [owner, 'POST', '/form-record/status', { id: randomUUID(), rowVersion: 1, action: 'freeze' }, 'action'],
+      [owner, 'POST', '/form-record/status', { id: randomUUID(), rowVersion: 0, action: 'lock' }, 'rowVersion'],
+      [entry, 'DELETE', `/form-record?id=nope&reason=x`, undefined, 'id'],
+      [entry, 'GET', `/form-record/history?recordId=${randomUUID()}&path=`, undefined, 'path'],
+      [monitor, 'POST', '/form-record/sdv', { recordId: randomUUID(), paths: [] }, 'paths'],
+      [monitor, 'POST', '/form-record/query', { recordId: randomUUID(), path: 'lvef', message: '' }, 'message'],
+      [entry, 'POST', '/form-record/query/answer', { id: randomUUID(), answer: 'x'.repeat(1001) }, 'answer'],
+      [monitor, 'POST', '/form-record/query/close', { id: 'x' }, 'id'],
+    ];
+    for (const [token, method, url, payload, path] of cases) {
+      const res = await call(token, method, url, payload);
+      expect(res.statusCode, `${method} ${url}`).toBe(400);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(
+        res.json<Body>().issues?.map((i) => i.path),
+        `${method} ${url}`,
+      ).toContain(path);
+    }
+  });
+});
+
 describe('PHI of the forms', () => {
   it('should withhold phi values from a member without patient.pii and keep them on its save', async () => {
     const record = await saved(entry, {
@@ -446,6 +480,10 @@ describe('GET form-record/detail and form-record/patient/{patientId}', () => {
       softIssues: 0,
       openQueries: 0,
       status: 'draft',
+      createdAt: expect.any(String),
+      submittedAt: null,
+      verifiedAt: null,
+      lockedAt: null,
     });
     const demo = list.find((r) => r.formKey === 'demographics');
     expect(demo).toMatchObject({ filled: 1, total: 8, missingRequired: 2 });

@@ -334,26 +334,25 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
         ? soft(validateRecord(form, existing.data, { ...engine, mode: 'draft' }).issues)
         : [];
       const now = clock.now();
-      const written = await db.transaction((tx) =>
-        writeRecord(tx, auditCtx, {
-          tenantId: scope.tenantId,
-          projectId: ctx.patient.subProjectId ?? ctx.patient.projectId,
-          patientId: ctx.patient.id,
-          form,
-          versionId: version.id,
-          existing: existing ?? null,
-          instance: next ? 'next' : target,
-          data: verdict.data,
-          softIssues: verdict.issues,
-          previousSoftIssues,
-          status,
-          source: { type: 'manual' },
-          reason: reason || null,
-          derivedPaths,
-          actorId: scope.userId,
-          at: now,
-        }),
-      );
+      // one statement, atomic by itself (see the writer)
+      const written = await writeRecord(db, auditCtx, {
+        tenantId: scope.tenantId,
+        projectId: ctx.patient.subProjectId ?? ctx.patient.projectId,
+        patientId: ctx.patient.id,
+        form,
+        versionId: version.id,
+        existing: existing ?? null,
+        instance: next ? 'next' : target,
+        data: verdict.data,
+        softIssues: verdict.issues,
+        previousSoftIssues,
+        status,
+        source: { type: 'manual' },
+        reason: reason || null,
+        derivedPaths,
+        actorId: scope.userId,
+        at: now,
+      });
       const row = written.record as RecordRow;
       return presentRecord(row, {
         patientId: ctx.patient.id,
@@ -387,25 +386,23 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
       if (input.action === 'unlock' && reason === '')
         throw new AppError(400, M.unlockReasonRequired, [{ path: 'reason', message: M.unlockReasonRequired }]);
       const { form } = await formOfRecord(scope.tenantId, row);
-      await db.transaction((tx) =>
-        writeRecord(tx, auditCtx, {
-          tenantId: scope.tenantId,
-          projectId: row.projectId,
-          patientId: row.patientId,
-          form,
-          versionId: row.versionId,
-          existing: row,
-          data: row.data,
-          softIssues: [],
-          previousSoftIssues: [],
-          status,
-          source: { type: 'manual' },
-          reason: reason || null,
-          actorId: scope.userId,
-          at: clock.now(),
-          action: `form_record.${input.action}`,
-        }),
-      );
+      await writeRecord(db, auditCtx, {
+        tenantId: scope.tenantId,
+        projectId: row.projectId,
+        patientId: row.patientId,
+        form,
+        versionId: row.versionId,
+        existing: row,
+        data: row.data,
+        softIssues: [],
+        previousSoftIssues: [],
+        status,
+        source: { type: 'manual' },
+        reason: reason || null,
+        actorId: scope.userId,
+        at: clock.now(),
+        action: `form_record.${input.action}`,
+      });
       const ctx = await patientContext(scope, row.patientId, { formKey: row.formKey, instance: row.instance });
       const versions = await versionsOf(scope.tenantId, ctx);
       const after = ctx.records.find((r) => r.id === row.id);

@@ -1,21 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { RecordStatus, ValueSource } from '@registry/shared/contracts/form-record';
 import type { FormDefinition } from '@registry/shared/forms/definition';
 import type { Executor } from '../../db/client';
 import type { formRecords } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { audit, type AuditContext } from '../../plugins/audit';
+import { auditRow, type AuditContext } from '../../plugins/audit';
 import { RECORD_MESSAGES as M } from './form-record.messages';
-import {
-  closeAutoQueries,
-  insertQueries,
-  insertRecordRow,
-  insertValueVersions,
-  liveAutoQueries,
-  nextInstance,
-  updateRecordRow,
-  type RecordRow,
-} from './form-record.repository';
+import { applyRecordWrite, liveAutoQueries, nextInstance, type RecordRow } from './form-record.repository';
 import { diffLeaves, fieldOfPath, isPhiPath, phiKeys } from './record-data';
 
 /** Where the values of a write came from (`calc` is the writer's own: calculated and server-cleared values). */
@@ -100,11 +92,15 @@ function defaultAction(existing: ExistingRecord | null, status: RecordStatus): s
 }
 
 /**
- * THE write of a CRF record change, inside the caller's transaction: the record row (insert, or update guarded by
- * its row version: 409 '该表单已被他人修改，请刷新后查看变更' when someone saved in between, also when a concurrent
- * create took the instance), one `record_value_versions` row per changed leaf path, auto queries opened for new soft
- * issues and closed for those gone, and ONE audit event with the old and new values of the changed paths (values of
- * `phi` fields as '[PHI]'). A write that changes neither data nor status writes nothing.
+ * THE write of a CRF record change: the record row (insert, or update guarded by its row version: 409
+ * '该表单已被他人修改，请刷新后查看变更' when someone saved in between, also when a concurrent create took the
+ * instance), one `record_value_versions` row per changed leaf path, auto queries opened for new soft issues and closed
+ * for those gone, and ONE audit event with the old and new values of the changed paths (values of `phi` fields as
+ * '[PHI]'). A write that changes neither data nor status writes nothing.
+ *
+ * All of it is one SQL statement (atomic by itself): call it inside the caller's transaction when the write belongs
+ * to a larger one (an import), or on the database itself. `instance: 'next'` (a read of the numbers taken, retried on
+ * a clash) and an omitted `previousSoftIssues` (a read of the open auto queries) add a read before it.
  */
 export async function writeRecord(tx: Executor, ctx: AuditContext, input: RecordWrite): Promise<RecordWriteResult> {
   const { form, existing, at, actorId } = input;
@@ -120,61 +116,10 @@ export async function writeRecord(tx: Executor, ctx: AuditContext, input: Record
     };
   if (existing?.status === 'locked' && input.status === 'locked') throw new AppError(409, M.locked);
 
-  const common = { data: input.data, status: input.status, updatedBy: actorId, updatedAt: at };
-  const transition = statusColumns(existing?.status ?? null, input.status, actorId, at);
-  let row: RecordRow | undefined;
-  if (existing) {
-    row = await updateRecordRow(
-      tx,
-      { tenantId: input.tenantId, id: existing.id, rowVersion: existing.rowVersion },
-      { ...common, ...transition },
-    );
-  } else {
-    const values = {
-      tenantId: input.tenantId,
-      projectId: input.projectId,
-      patientId: input.patientId,
-      formKey: form.key,
-      versionId: input.versionId,
-      createdBy: actorId,
-      createdAt: at,
-      ...common,
-      ...transition,
-    };
-    const key = { tenantId: input.tenantId, patientId: input.patientId, formKey: form.key };
-    if (input.instance === 'next') {
-      // a concurrent add of the same form takes the number first: try the one after it
-      for (let attempt = 0; attempt < 5 && !row; attempt++)
-        row = await insertRecordRow(tx, { ...values, instance: await nextInstance(tx, key) });
-    } else row = await insertRecordRow(tx, { ...values, instance: input.instance ?? 1 });
-  }
-  if (!row) throw new AppError(409, M.stale);
-
   const isDerived = (path: string) =>
     input.derivedPaths?.has(path) === true || fieldOfPath(form, path)?.type === 'calc';
   const reason = input.reason?.trim() ? input.reason.trim() : null;
   const sourceRef = input.source.ref ?? null;
-  const recordRow = row;
-  await insertValueVersions(
-    tx,
-    changes.map((c) => {
-      const derived = isDerived(c.path);
-      return {
-        tenantId: input.tenantId,
-        projectId: input.projectId,
-        patientId: input.patientId,
-        recordId: recordRow.id,
-        path: c.path,
-        value: c.after === undefined ? null : c.after,
-        reason,
-        sourceType: derived ? ('calc' as const) : input.source.type,
-        sourceRef: derived ? null : sourceRef,
-        recordRowVersion: recordRow.rowVersion,
-        actorId,
-        at,
-      };
-    }),
-  );
 
   // Auto queries follow the soft issues: one opens when an issue appears, it closes when the issue is gone.
   const now = input.softIssues.filter((i) => i.level === 'soft');
@@ -191,54 +136,102 @@ export async function writeRecord(tx: Executor, ctx: AuditContext, input: Record
     return true;
   });
   const gone = before.filter((i) => !nowKeys.has(issueKey(i)));
-  await insertQueries(
-    tx,
-    opened.map((i) => ({
-      tenantId: input.tenantId,
-      projectId: input.projectId,
-      patientId: input.patientId,
-      recordId: recordRow.id,
-      path: i.path,
-      origin: 'auto' as const,
-      message: i.message,
-      status: 'open' as const,
-      raisedBy: actorId,
-      raisedAt: at,
-    })),
-  );
-  const closed = existing
-    ? await closeAutoQueries(tx, recordRow.id, gone, { closedBy: actorId, closedAt: at, closeNote: M.autoQueryClosed })
-    : 0;
 
   const phi = phiKeys(form);
   const shown = (path: string, value: unknown) =>
     value === null || value === undefined ? null : isPhiPath(phi, path) ? PHI_MARK : value;
   const values = (side: 'before' | 'after') => Object.fromEntries(changes.map((c) => [c.path, shown(c.path, c[side])]));
-  const head = { patientId: input.patientId, formKey: form.key, instance: recordRow.instance };
-  await audit(
-    tx,
-    ctx,
-    {
-      action: input.action ?? defaultAction(existing, input.status),
-      entityType: 'form_record',
-      entityId: recordRow.id,
-      oldValue: existing
-        ? { ...head, status: existing.status, rowVersion: existing.rowVersion, values: values('before') }
-        : null,
-      newValue: {
-        ...head,
-        status: recordRow.status,
-        rowVersion: recordRow.rowVersion,
-        versionId: recordRow.versionId,
-        values: values('after'),
-        source: input.source.type,
-        ...(sourceRef ? { sourceRef } : {}),
-        ...(opened.length > 0 ? { queriesOpened: opened.length } : {}),
-        ...(closed > 0 ? { queriesClosed: closed } : {}),
+  const rowVersion = existing ? existing.rowVersion + 1 : 1;
+  const transition = statusColumns(existing?.status ?? null, input.status, actorId, at);
+  const common = { data: input.data, status: input.status, updatedBy: actorId, updatedAt: at };
+
+  const attempt = async (instance: number) => {
+    const id = existing?.id ?? randomUUID();
+    const head = { patientId: input.patientId, formKey: form.key, instance };
+    const event = auditRow(
+      ctx,
+      {
+        action: input.action ?? defaultAction(existing, input.status),
+        entityType: 'form_record',
+        entityId: id,
+        oldValue: existing
+          ? { ...head, status: existing.status, rowVersion: existing.rowVersion, values: values('before') }
+          : null,
+        newValue: {
+          ...head,
+          status: input.status,
+          rowVersion,
+          versionId: input.versionId,
+          values: values('after'),
+          source: input.source.type,
+          ...(sourceRef ? { sourceRef } : {}),
+          ...(opened.length > 0 ? { queriesOpened: opened.length } : {}),
+        },
+        reason,
       },
-      reason,
-    },
-    at,
-  );
-  return { written: true, record: recordRow, changes, queriesOpened: opened.length, queriesClosed: closed };
+      at,
+    );
+    return applyRecordWrite(tx, {
+      record: existing
+        ? {
+            kind: 'update',
+            tenantId: input.tenantId,
+            id,
+            rowVersion: existing.rowVersion,
+            set: { ...common, ...transition },
+          }
+        : {
+            kind: 'insert',
+            values: {
+              id,
+              tenantId: input.tenantId,
+              projectId: input.projectId,
+              patientId: input.patientId,
+              formKey: form.key,
+              instance,
+              versionId: input.versionId,
+              createdBy: actorId,
+              createdAt: at,
+              ...common,
+              ...transition,
+            },
+          },
+      common: {
+        tenantId: input.tenantId,
+        projectId: input.projectId,
+        patientId: input.patientId,
+        actorId,
+        at,
+        reason,
+      },
+      versions: changes.map((c) => {
+        const derived = isDerived(c.path);
+        return {
+          path: c.path,
+          value: c.after ?? null,
+          sourceType: derived ? 'calc' : input.source.type,
+          sourceRef: derived ? null : sourceRef,
+        };
+      }),
+      openQueries: opened.map((i) => ({ path: i.path, message: i.message })),
+      closeQueries: { pairs: gone.map((i) => ({ path: i.path, message: i.message })), closeNote: M.autoQueryClosed },
+      audit: event,
+    });
+  };
+
+  let done: Awaited<ReturnType<typeof attempt>>;
+  if (existing) done = await attempt(existing.instance);
+  else if (input.instance === 'next') {
+    // a concurrent add of the same form takes the number first: try the one after it
+    const key = { tenantId: input.tenantId, patientId: input.patientId, formKey: form.key };
+    for (let i = 0; i < 5 && !done; i++) done = await attempt(await nextInstance(tx, key));
+  } else done = await attempt(input.instance ?? 1);
+  if (!done) throw new AppError(409, M.stale);
+  return {
+    written: true,
+    record: done.row,
+    changes,
+    queriesOpened: opened.length,
+    queriesClosed: done.queriesClosed,
+  };
 }
