@@ -34,6 +34,8 @@ import { registerPageConfigRoutes } from './modules/page-config/page-config.rout
 import { createPageConfigService } from './modules/page-config/page-config.service';
 import { registerFormRecordRoutes } from './modules/form-record/form-record.routes';
 import { createFormRecordService } from './modules/form-record/form-record.service';
+import { registerPatientImportRoutes } from './modules/patient-import/patient-import.routes';
+import { createPatientImportService } from './modules/patient-import/patient-import.service';
 import { registerPatientRoutes } from './modules/patient/patient.routes';
 import { createPatientService } from './modules/patient/patient.service';
 import { resolvePhiKeys } from './lib/phi-crypto';
@@ -124,12 +126,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerAccountRoutes(app, { accounts: createAccountService({ db, clock, sessions }) });
   registerTenantRoutes(app, { tenants: createTenantService({ db, clock }) });
-  registerFileRoutes(app, { files: createFileService({ db, clock, storage }) });
+  const files = createFileService({ db, clock, storage });
+  registerFileRoutes(app, { files });
   registerAuditRoutes(app, { audit: createAuditService({ db }) });
   registerDictionaryRoutes(app, { dictionaries: createDictionaryService({ db, clock }) });
   registerDatabaseRoutes(app, { database: createDatabaseService({ db, clock }) });
   registerDatabaseIoRoutes(app, { io: createDatabaseIoService({ db, clock }) });
-  registerPatientRoutes(app, { patients: createPatientService({ db, clock, keys: await resolvePhiKeys(config) }) });
+  const phiKeys = await resolvePhiKeys(config);
+  const patients = createPatientService({ db, clock, keys: phiKeys });
+  registerPatientRoutes(app, { patients });
+  registerPatientImportRoutes(app, {
+    imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files }),
+  });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
   registerFormRecordRoutes(app, { records: createFormRecordService({ db, clock }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });

@@ -446,6 +446,8 @@ describe('route table contract', () => {
     'POST /oss/file/upload-files',
     'POST /form-definition/import/excel',
     'POST /form-definition/import/redcap',
+    'POST /patient-import/dry-run',
+    'POST /patient-import/commit',
   ]);
 
   function contractGaps(table: RouteOptions[]): string[] {

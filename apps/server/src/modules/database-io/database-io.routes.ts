@@ -1,37 +1,16 @@
-import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE } from '@registry/shared/constants';
 import { exportQuery, importResponse } from '@registry/shared/contracts/form-definition';
 import { PERMISSIONS } from '@registry/shared/permissions';
-import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { requireAuth } from '../../plugins/access';
 import { auditContext } from '../../plugins/audit';
 import { binaryResponse } from '../../plugins/binary';
 import { ok, okSchema } from '../../plugins/envelope';
+import { readFilePart, sendDownload } from '../../plugins/file-transfer';
 import type { DatabaseIoService, ExportFile } from './database-io.service';
 
-/** The uploaded `file` part (size-limited by the multipart plugin: UPLOAD_MAX_BYTES). */
-async function readFilePart(request: FastifyRequest): Promise<{ fileName: string; data: Buffer }> {
-  if (!request.isMultipart()) throw new AppError(400, '请使用 multipart/form-data 上传文件');
-  const part: MultipartFile | undefined = await request.file();
-  if (!part || part.fieldname !== 'file') throw new AppError(400, ERROR_MESSAGES.noFile);
-  return { fileName: part.filename, data: await part.toBuffer() };
-}
-
-function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-function download(reply: FastifyReply, file: ExportFile) {
-  return reply
-    .header('content-disposition', contentDisposition(file.fileName))
-    .header('cache-control', 'private, no-store')
-    .header('x-content-type-options', 'nosniff')
-    .type(file.contentType)
-    .send(file.body);
-}
+const download = (reply: FastifyReply, file: ExportFile) => sendDownload(reply, file);
 
 /**
  * Import and export of the current project's definition (`database.config`): imports parse and report (the page saves

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { UploadResult } from '@registry/shared/contracts/file';
-import type { Db } from '../../db/client';
+import type { Db, Executor, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { sha256Hex } from '../../lib/crypto';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
@@ -27,6 +27,55 @@ function cleanName(name: string): string {
 export function createFileService(deps: { db: Db; clock: Clock; storage: FileStorage }) {
   const { db, clock, storage } = deps;
 
+  type Checked = IncomingFile & { contentType: string; originalName: string; key: string; id: string };
+
+  async function check(incoming: IncomingFile, purpose: UploadPurpose): Promise<Checked> {
+    if (incoming.data.length === 0) throw new AppError(400, ERROR_MESSAGES.noFile);
+    const contentType = await checkFileType(incoming.data, incoming.fileName, purpose);
+    return {
+      ...incoming,
+      contentType,
+      originalName: cleanName(incoming.fileName),
+      key: newStorageKey(),
+      id: randomUUID(),
+    };
+  }
+
+  /** The file row and its `file.upload` audit event, in the caller's transaction. */
+  async function record(
+    tx: Executor,
+    auth: Pick<AuthContext, 'tenantId' | 'userId'>,
+    f: Checked,
+    purpose: UploadPurpose,
+    ctx: AuditContext,
+    now: Date,
+  ): Promise<FileRow> {
+    const row = await insertFile(tx, {
+      id: f.id,
+      tenantId: auth.tenantId,
+      ownerId: auth.userId,
+      storageKey: f.key,
+      originalName: f.originalName,
+      contentType: f.contentType,
+      size: f.data.length,
+      sha256: sha256Hex(f.data),
+      purpose,
+      createdAt: now,
+    });
+    await audit(
+      tx,
+      ctx,
+      {
+        action: 'file.upload',
+        entityType: 'file',
+        entityId: row.id,
+        newValue: { name: row.originalName, size: row.size, contentType: row.contentType, purpose, sha256: row.sha256 },
+      },
+      now,
+    );
+    return row;
+  }
+
   return {
     /**
      * Stores files all or nothing: every type is checked before anything is written; if storing or the database
@@ -39,18 +88,8 @@ export function createFileService(deps: { db: Db; clock: Clock; storage: FileSto
       ctx: AuditContext,
     ): Promise<UploadResult[]> {
       if (incoming.length === 0) throw new AppError(400, ERROR_MESSAGES.noFile);
-      const checked: (IncomingFile & { contentType: string; originalName: string; key: string; id: string })[] = [];
-      for (const f of incoming) {
-        if (f.data.length === 0) throw new AppError(400, ERROR_MESSAGES.noFile);
-        const contentType = await checkFileType(f.data, f.fileName, purpose);
-        checked.push({
-          ...f,
-          contentType,
-          originalName: cleanName(f.fileName),
-          key: newStorageKey(),
-          id: randomUUID(),
-        });
-      }
+      const checked: Checked[] = [];
+      for (const f of incoming) checked.push(await check(f, purpose));
       const written: string[] = [];
       try {
         for (const f of checked) {
@@ -60,43 +99,35 @@ export function createFileService(deps: { db: Db; clock: Clock; storage: FileSto
         const now = clock.now();
         const rows = await db.transaction(async (tx) => {
           const out: FileRow[] = [];
-          for (const f of checked) {
-            const row = await insertFile(tx, {
-              id: f.id,
-              tenantId: auth.tenantId,
-              ownerId: auth.userId,
-              storageKey: f.key,
-              originalName: f.originalName,
-              contentType: f.contentType,
-              size: f.data.length,
-              sha256: sha256Hex(f.data),
-              purpose,
-              createdAt: now,
-            });
-            await audit(
-              tx,
-              ctx,
-              {
-                action: 'file.upload',
-                entityType: 'file',
-                entityId: row.id,
-                newValue: {
-                  name: row.originalName,
-                  size: row.size,
-                  contentType: row.contentType,
-                  purpose,
-                  sha256: row.sha256,
-                },
-              },
-              now,
-            );
-            out.push(row);
-          }
+          for (const f of checked) out.push(await record(tx, auth, f, purpose, ctx, now));
           return out;
         });
         return rows.map(presentUpload);
       } catch (err) {
         await Promise.allSettled(written.map((k) => storage.delete(k)));
+        throw err;
+      }
+    },
+
+    /**
+     * Stores one file as part of another change (an import keeps its workbook for tracing): the type is checked and
+     * the bytes written, then `work` runs in a transaction that first records the file row and its audit event. If
+     * anything fails, the transaction rolls back and the bytes are deleted: nothing remains.
+     */
+    async storeWithin<T>(
+      auth: Pick<AuthContext, 'tenantId' | 'userId'>,
+      incoming: IncomingFile,
+      purpose: UploadPurpose,
+      ctx: AuditContext,
+      work: (tx: Tx, file: FileRow) => Promise<T>,
+    ): Promise<T> {
+      const f = await check(incoming, purpose);
+      await storage.put(f.key, f.data);
+      try {
+        const now = clock.now();
+        return await db.transaction(async (tx) => work(tx, await record(tx, auth, f, purpose, ctx, now)));
+      } catch (err) {
+        await Promise.allSettled([storage.delete(f.key)]);
         throw err;
       }
     },

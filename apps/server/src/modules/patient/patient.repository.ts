@@ -500,3 +500,51 @@ export async function softDeletePatients(
     .where(and(patientScope(scope), inArray(patients.id, ids)))
     .returning({ id: patients.id, patientNo: patients.patientNo });
 }
+
+/** The live patients of the scope with one of these patient numbers or hospital numbers (the import's matches). */
+export async function findVisiblePatients(
+  db: Executor,
+  scope: ProjectScope,
+  by: { patientNos: readonly string[]; hospitalNos: readonly string[] },
+): Promise<PatientRow[]> {
+  if (by.patientNos.length === 0 && by.hospitalNos.length === 0) return [];
+  const match = or(
+    by.patientNos.length > 0 ? inArray(patients.patientNo, [...by.patientNos]) : undefined,
+    by.hospitalNos.length > 0 ? inArray(patients.hospitalNo, [...by.hospitalNos]) : undefined,
+  );
+  return db
+    .select(columns)
+    .from(patients)
+    .innerJoin(centers, eq(centers.id, patients.centerId))
+    .where(and(patientScope(scope), match));
+}
+
+/**
+ * The live patients of the whole project (every center and cohort: duplicates count project-wide) holding one of
+ * these hospital numbers or identity-number blind indexes.
+ */
+export async function findProjectDuplicates(
+  db: Executor,
+  projectId: string,
+  by: { hospitalNos: readonly string[]; idNumberBis: readonly string[] },
+) {
+  if (by.hospitalNos.length === 0 && by.idNumberBis.length === 0) return [];
+  return db
+    .select({
+      id: patients.id,
+      patientNo: patients.patientNo,
+      hospitalNo: patients.hospitalNo,
+      idNumberBi: patients.idNumberBi,
+    })
+    .from(patients)
+    .where(
+      and(
+        eq(patients.projectId, projectId),
+        isNull(patients.deletedAt),
+        or(
+          by.hospitalNos.length > 0 ? inArray(patients.hospitalNo, [...by.hospitalNos]) : undefined,
+          by.idNumberBis.length > 0 ? inArray(patients.idNumberBi, [...by.idNumberBis]) : undefined,
+        ),
+      ),
+    );
+}

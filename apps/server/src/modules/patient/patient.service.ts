@@ -64,7 +64,7 @@ type UpdateInput = z.output<typeof patientUpdateRequest>;
 type PageInput = z.output<typeof patientPageRequest>;
 
 /** Identity data as it may enter the audit trail: masked, never plaintext. */
-type EditableField =
+export type EditableField =
   'name' | 'gender' | 'birthDate' | 'hospitalNo' | 'idNumber' | 'phone' | 'centerId' | 'enrolDate' | 'status';
 
 type AuditValues = Record<string, string | null>;
@@ -108,6 +108,38 @@ function decodeListCursor(cursor: string, listKey: string): ListPosition | undef
   return c.k === listKey ? { seq: c.s as number, isNull: c.n === 1 } : undefined;
 }
 
+/** The demographics of a patient as its edits compare them (identity number and phone decrypted). */
+export type PatientValues = Record<EditableField, string | null>;
+
+/** A planned edit of a patient: the values before, after, and the fields that change. */
+export type PatientUpdatePlan = {
+  before: PatientRow;
+  old: PatientValues;
+  next: PatientValues;
+  changed: EditableField[];
+};
+
+/**
+ * Birth date and gender must agree with the identity number when both are given: the issues (path `idNumber`,
+ * `birthDate` or `gender`), none without an identity number.
+ */
+export function identityIssues(v: {
+  idNumber?: string | null;
+  birthDate?: string | null;
+  gender?: string | null;
+}): { path: EditableField; message: string }[] {
+  if (!v.idNumber) return [];
+  const facts = idNumberFacts(v.idNumber);
+  const issues: { path: EditableField; message: string }[] = [];
+  if (!facts) issues.push({ path: 'idNumber', message: '身份证号中的出生日期无效' });
+  else {
+    if (v.birthDate && v.birthDate !== facts.birthDate) issues.push({ path: 'birthDate', message: M.idBirthMismatch });
+    if (v.gender && (v.gender === '1' || v.gender === '2') && v.gender !== facts.gender)
+      issues.push({ path: 'gender', message: M.idGenderMismatch });
+  }
+  return issues;
+}
+
 export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys }) {
   const { db, clock, keys } = deps;
   const hasPii = (scope: ProjectScope) => scope.permissions.includes(PERMISSIONS.patientPii);
@@ -134,16 +166,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
 
   /** Birth date and gender must agree with the identity number when both are given (field issues, 400). */
   function checkConsistency(v: { idNumber?: string | null; birthDate?: string | null; gender?: string | null }) {
-    if (!v.idNumber) return;
-    const facts = idNumberFacts(v.idNumber);
-    const issues: { path: string; message: string }[] = [];
-    if (!facts) issues.push({ path: 'idNumber', message: '身份证号中的出生日期无效' });
-    else {
-      if (v.birthDate && v.birthDate !== facts.birthDate)
-        issues.push({ path: 'birthDate', message: M.idBirthMismatch });
-      if (v.gender && (v.gender === '1' || v.gender === '2') && v.gender !== facts.gender)
-        issues.push({ path: 'gender', message: M.idGenderMismatch });
-    }
+    const issues = identityIssues(v);
     if (issues.length > 0) throw new AppError(400, issues[0]?.message ?? M.invalid, issues);
   }
 
@@ -223,6 +246,160 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
   }
 
   /**
+   * Inserts a new patient inside the caller's transaction: the project sequence number and patient number, identity
+   * number and phone encrypted with their blind indexes, birth date and gender filled from the identity number when
+   * absent, and the `patient.create` audit event (identity data masked). The caller has checked the center (open, in
+   * scope), the identity rules and duplicates; the unique indexes still refuse a duplicate that raced in (23505).
+   */
+  async function insertPatient(
+    tx: Executor,
+    scope: ProjectScope,
+    center: { id: string; code: string },
+    input: Omit<CreateInput, 'centerId'>,
+    ctx: AuditContext,
+    now: Date,
+  ): Promise<{ id: string; patientNo: string }> {
+    forgetPatientListTotals(); // and again after the commit: the callers do
+    const facts = input.idNumber ? idNumberFacts(input.idNumber) : null;
+    const seq = await nextPatientSeq(tx, scope.rootProjectId);
+    const patientNo = `${center.code}-${String(seq).padStart(4, '0')}`;
+    const values: typeof patients.$inferInsert = {
+      tenantId: scope.tenantId,
+      projectId: scope.rootProjectId,
+      subProjectId: scope.projectId !== scope.rootProjectId ? scope.projectId : null,
+      centerId: center.id,
+      seq,
+      patientNo,
+      name: input.name,
+      gender: input.gender ?? facts?.gender ?? null,
+      birthDate: input.birthDate ?? facts?.birthDate ?? null,
+      hospitalNo: input.hospitalNo ?? null,
+      idNumberEnc: input.idNumber ? encryptPhi(keys, input.idNumber) : null,
+      idNumberBi: input.idNumber ? blindIndex(keys, input.idNumber) : null,
+      phoneEnc: input.phone ? encryptPhi(keys, input.phone) : null,
+      phoneBi: input.phone ? blindIndex(keys, input.phone) : null,
+      enrolDate: input.enrolDate ?? null,
+      status: input.status ?? 'screening',
+      createdBy: scope.userId,
+      createdAt: now,
+      updatedBy: scope.userId,
+      updatedAt: now,
+    };
+    const row = await insertPatientRow(tx, values);
+    await audit(
+      tx,
+      ctx,
+      {
+        action: 'patient.create',
+        entityType: 'patient',
+        entityId: row.id,
+        newValue: {
+          patientNo,
+          ...auditValues({
+            name: input.name,
+            gender: values.gender,
+            birthDate: values.birthDate,
+            hospitalNo: values.hospitalNo,
+            idNumber: input.idNumber ?? null,
+            phone: input.phone ?? null,
+            centerId: center.id,
+            enrolDate: values.enrolDate,
+            status: values.status,
+          }),
+        },
+      },
+      now,
+    );
+    return { id: row.id, patientNo };
+  }
+
+  /**
+   * What an edit changes: the current values (identity data decrypted), the next ones (`undefined` keeps a value,
+   * null clears it) and the changed fields; a new identity number fills an empty birth date and gender, as on add.
+   */
+  function planUpdate(before: PatientRow, input: Partial<Record<EditableField, string | null>>): PatientUpdatePlan {
+    const old: PatientValues = {
+      name: before.name,
+      gender: before.gender,
+      birthDate: before.birthDate,
+      hospitalNo: before.hospitalNo,
+      idNumber: before.idNumberEnc ? decryptPhi(keys, before.idNumberEnc) : null,
+      phone: before.phoneEnc ? decryptPhi(keys, before.phoneEnc) : null,
+      centerId: before.centerId,
+      enrolDate: before.enrolDate,
+      status: before.status,
+    };
+    const next = { ...old };
+    const changed: EditableField[] = [];
+    for (const k of Object.keys(old) as EditableField[]) {
+      const value = input[k];
+      if (value === undefined || value === old[k]) continue;
+      next[k] = value;
+      changed.push(k);
+    }
+    const facts = changed.includes('idNumber') && next.idNumber ? idNumberFacts(next.idNumber) : null;
+    if (facts && next.birthDate === null && input.birthDate === undefined) {
+      next.birthDate = facts.birthDate;
+      changed.push('birthDate');
+    }
+    if (facts && next.gender === null && input.gender === undefined) {
+      next.gender = facts.gender;
+      changed.push('gender');
+    }
+    return { before, old, next, changed };
+  }
+
+  /**
+   * Writes a planned edit inside the caller's transaction: `UPDATE … WHERE row_version` (409 when someone saved in
+   * between), identity data re-encrypted with new blind indexes, and the `patient.update` audit event with the old
+   * and new values of the changed fields (identity data masked). The caller has checked center, identity rules and
+   * duplicates.
+   */
+  async function writeUpdate(
+    tx: Executor,
+    scope: ProjectScope,
+    plan: PatientUpdatePlan,
+    rowVersion: number,
+    ctx: AuditContext,
+    now: Date,
+  ): Promise<void> {
+    forgetPatientListTotals(); // and again after the commit: the callers do
+    const { before, old, next, changed } = plan;
+    const set: Partial<typeof patients.$inferInsert> = {};
+    for (const k of changed) {
+      if (k === 'idNumber') {
+        set.idNumberEnc = next.idNumber ? encryptPhi(keys, next.idNumber) : null;
+        set.idNumberBi = next.idNumber ? blindIndex(keys, next.idNumber) : null;
+      } else if (k === 'phone') {
+        set.phoneEnc = next.phone ? encryptPhi(keys, next.phone) : null;
+        set.phoneBi = next.phone ? blindIndex(keys, next.phone) : null;
+      } else if (k === 'name') set.name = next.name ?? before.name;
+      else if (k === 'status') set.status = (next.status ?? before.status) as PatientStatus;
+      else if (k === 'centerId') set.centerId = next.centerId ?? before.centerId;
+      else set[k] = next[k];
+    }
+    const row = await updatePatientRow(tx, scope, before.id, rowVersion, {
+      ...set,
+      updatedBy: scope.userId,
+      updatedAt: now,
+    });
+    if (!row) throw new AppError(409, M.stale);
+    const pick = (v: PatientValues) => auditValues(Object.fromEntries(changed.map((k) => [k, v[k]])));
+    await audit(
+      tx,
+      ctx,
+      {
+        action: 'patient.update',
+        entityType: 'patient',
+        entityId: before.id,
+        oldValue: { rowVersion: before.rowVersion, ...pick(old) },
+        newValue: { rowVersion: row.rowVersion, ...pick(next) },
+      },
+      now,
+    );
+  }
+
+  /**
    * The CRF side of a page: the list fields of the published definitions (the project's, and the parent's for a
    * sub-project), the checked `fieldFilters` and `field:<key>` sort (400 naming a key that is not a list field; a
    * dictionary code must be an enabled option of its list).
@@ -254,6 +431,11 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
   }
 
   return {
+    /** For the import (`modules/patient-import`): the same writes as add and edit, inside the caller's transaction. */
+    insertInTransaction: insertPatient,
+    planUpdate,
+    updateInTransaction: writeUpdate,
+
     async page(auth: AuthContext, q: PageInput, ctx: AuditContext): Promise<PatientPageResponse> {
       const scope = await requireProjectScope(db, auth);
       const pii = hasPii(scope);
@@ -336,64 +518,14 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       const scope = await requireProjectScope(db, auth);
       const center = await resolveCenter(scope, input.centerId);
       checkConsistency(input);
-      const facts = input.idNumber ? idNumberFacts(input.idNumber) : null;
-      const idNumberBi = input.idNumber ? blindIndex(keys, input.idNumber) : null;
-      const dup = { idNumberBi, hospitalNo: input.hospitalNo ?? null };
+      const dup = {
+        idNumberBi: input.idNumber ? blindIndex(keys, input.idNumber) : null,
+        hospitalNo: input.hospitalNo ?? null,
+      };
       await refuseDuplicates(scope, dup);
       const now = clock.now();
-      const id = await onUniqueViolation(scope, dup, undefined, () =>
-        db.transaction(async (tx) => {
-          const seq = await nextPatientSeq(tx, scope.rootProjectId);
-          const patientNo = `${center.code}-${String(seq).padStart(4, '0')}`;
-          const values: typeof patients.$inferInsert = {
-            tenantId: scope.tenantId,
-            projectId: scope.rootProjectId,
-            subProjectId: scope.projectId !== scope.rootProjectId ? scope.projectId : null,
-            centerId: center.id,
-            seq,
-            patientNo,
-            name: input.name,
-            gender: input.gender ?? facts?.gender ?? null,
-            birthDate: input.birthDate ?? facts?.birthDate ?? null,
-            hospitalNo: input.hospitalNo ?? null,
-            idNumberEnc: input.idNumber ? encryptPhi(keys, input.idNumber) : null,
-            idNumberBi,
-            phoneEnc: input.phone ? encryptPhi(keys, input.phone) : null,
-            phoneBi: input.phone ? blindIndex(keys, input.phone) : null,
-            enrolDate: input.enrolDate ?? null,
-            status: input.status ?? 'screening',
-            createdBy: scope.userId,
-            createdAt: now,
-            updatedBy: scope.userId,
-            updatedAt: now,
-          };
-          const row = await insertPatientRow(tx, values);
-          await audit(
-            tx,
-            ctx,
-            {
-              action: 'patient.create',
-              entityType: 'patient',
-              entityId: row.id,
-              newValue: {
-                patientNo,
-                ...auditValues({
-                  name: input.name,
-                  gender: values.gender,
-                  birthDate: values.birthDate,
-                  hospitalNo: values.hospitalNo,
-                  idNumber: input.idNumber ?? null,
-                  phone: input.phone ?? null,
-                  centerId: center.id,
-                  enrolDate: values.enrolDate,
-                  status: values.status,
-                }),
-              },
-            },
-            now,
-          );
-          return row.id;
-        }),
+      const { id } = await onUniqueViolation(scope, dup, undefined, () =>
+        db.transaction((tx) => insertPatient(tx, scope, center, input, ctx, now)),
       );
       forgetPatientListTotals();
       return presentPatient(await visible(scope, id), keys, hasPii(scope));
@@ -402,82 +534,20 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
     async update(auth: AuthContext, input: UpdateInput, ctx: AuditContext): Promise<PatientVO> {
       const scope = await requireProjectScope(db, auth);
       const before = await visible(scope, input.id);
-      const old: Record<EditableField, string | null> = {
-        name: before.name,
-        gender: before.gender,
-        birthDate: before.birthDate,
-        hospitalNo: before.hospitalNo,
-        idNumber: before.idNumberEnc ? decryptPhi(keys, before.idNumberEnc) : null,
-        phone: before.phoneEnc ? decryptPhi(keys, before.phoneEnc) : null,
-        centerId: before.centerId,
-        enrolDate: before.enrolDate,
-        status: before.status,
-      };
-      const next = { ...old };
-      const changed: (keyof typeof old)[] = [];
-      for (const k of Object.keys(old) as (keyof typeof old)[]) {
-        const value = input[k];
-        if (value === undefined || value === old[k]) continue;
-        next[k] = value;
-        changed.push(k);
-      }
-      // A new identity number fills an empty birth date and gender, as on add.
-      const facts = changed.includes('idNumber') && next.idNumber ? idNumberFacts(next.idNumber) : null;
-      if (facts && next.birthDate === null && input.birthDate === undefined) {
-        next.birthDate = facts.birthDate;
-        changed.push('birthDate');
-      }
-      if (facts && next.gender === null && input.gender === undefined) {
-        next.gender = facts.gender;
-        changed.push('gender');
-      }
+      const plan = planUpdate(before, input);
+      const { next, changed } = plan;
       if (input.rowVersion !== before.rowVersion) throw new AppError(409, M.stale);
       if (changed.length === 0) return presentPatient(before, keys, hasPii(scope));
       if (changed.includes('centerId')) await resolveCenter(scope, next.centerId ?? undefined);
       if (changed.some((k) => k === 'idNumber' || k === 'birthDate' || k === 'gender')) checkConsistency(next);
-      const idNumberBi = next.idNumber ? blindIndex(keys, next.idNumber) : null;
       const dup = {
-        idNumberBi: changed.includes('idNumber') ? idNumberBi : null,
+        idNumberBi: changed.includes('idNumber') && next.idNumber ? blindIndex(keys, next.idNumber) : null,
         hospitalNo: changed.includes('hospitalNo') ? next.hospitalNo : null,
       };
       await refuseDuplicates(scope, dup, before.id);
-
-      const set: Partial<typeof patients.$inferInsert> = {};
-      for (const k of changed) {
-        if (k === 'idNumber') {
-          set.idNumberEnc = next.idNumber ? encryptPhi(keys, next.idNumber) : null;
-          set.idNumberBi = idNumberBi;
-        } else if (k === 'phone') {
-          set.phoneEnc = next.phone ? encryptPhi(keys, next.phone) : null;
-          set.phoneBi = next.phone ? blindIndex(keys, next.phone) : null;
-        } else if (k === 'name') set.name = next.name ?? before.name;
-        else if (k === 'status') set.status = (next.status ?? before.status) as PatientStatus;
-        else if (k === 'centerId') set.centerId = next.centerId ?? before.centerId;
-        else set[k] = next[k];
-      }
       const now = clock.now();
       await onUniqueViolation(scope, dup, before.id, () =>
-        db.transaction(async (tx) => {
-          const row = await updatePatientRow(tx, scope, before.id, input.rowVersion, {
-            ...set,
-            updatedBy: scope.userId,
-            updatedAt: now,
-          });
-          if (!row) throw new AppError(409, M.stale);
-          const pick = (v: typeof old) => auditValues(Object.fromEntries(changed.map((k) => [k, v[k]])));
-          await audit(
-            tx,
-            ctx,
-            {
-              action: 'patient.update',
-              entityType: 'patient',
-              entityId: before.id,
-              oldValue: { rowVersion: before.rowVersion, ...pick(old) },
-              newValue: { rowVersion: row.rowVersion, ...pick(next) },
-            },
-            now,
-          );
-        }),
+        db.transaction((tx) => writeUpdate(tx, scope, plan, input.rowVersion, ctx, now)),
       );
       forgetPatientListTotals();
       return presentPatient(await visible(scope, before.id), keys, hasPii(scope));

@@ -1,0 +1,26 @@
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_MESSAGES } from '../lib/errors';
+
+/** The uploaded `file` part of a multipart request (size-limited by the multipart plugin: UPLOAD_MAX_BYTES). */
+export async function readFilePart(request: FastifyRequest): Promise<{ fileName: string; data: Buffer }> {
+  if (!request.isMultipart()) throw new AppError(400, '请使用 multipart/form-data 上传文件');
+  const part: MultipartFile | undefined = await request.file();
+  if (!part || part.fieldname !== 'file') throw new AppError(400, ERROR_MESSAGES.noFile);
+  return { fileName: part.filename, data: await part.toBuffer() };
+}
+
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** A generated file as a download (never cached, never sniffed). */
+export function sendDownload(reply: FastifyReply, file: { fileName: string; contentType: string; body: Buffer }) {
+  return reply
+    .header('content-disposition', contentDisposition(file.fileName))
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff')
+    .type(file.contentType)
+    .send(file.body);
+}
