@@ -58,6 +58,8 @@ const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:
 const ROUND_MS = Number(process.env.BENCH_SECONDS ?? 3) * 1000;
 const CONCURRENCY = 4;
 const LATENCY_RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 150);
+/** `BENCH_ONLY=P1,P3` runs some of the benchmarks (default all). */
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'P1,P2,P3').split(',').map((s) => s.trim()));
 const quiet = { info: () => undefined, warn: () => undefined, error: (m: string) => process.stderr.write(`${m}\n`) };
 
 type Target = 'embedded' | 'pg';
@@ -443,11 +445,12 @@ async function benchOne(target: Target, size: number) {
       metrics.push(latencyMetric('P1', `${label} p50`, l.ours.p50, l.raw.p50, 2));
       metrics.push({ ...latencyMetric('P1', `${label} p95`, l.ours.p95, l.raw.p95, 2), verdict: 'info', target: '—' });
     };
-    await p1(
-      '列表第 1 页',
-      () => ourPage(1),
-      () => rawPage(0),
-    );
+    if (ONLY.has('P1'))
+      await p1(
+        '列表第 1 页',
+        () => ourPage(1),
+        () => rawPage(0),
+      );
     // A new filter each call (another enrolment date bound): our total is counted, not remembered; raw SQL counts the
     // same rows the same way (at most 100,001 index entries) besides its page.
     let day = 0;
@@ -464,13 +467,14 @@ async function benchOne(target: Target, size: number) {
       );
       await rawPage(0, bound);
     };
-    await p1('新筛选条件的第 1 页（含计数）', ourFresh, rawFresh);
-    await p1(`列表第 ${deepPage} 页（游标）`, () => ourPage(deepPage, cursor), rawKeyset);
-    await p1(
-      `列表第 ${deepPage} 页（仅页码）`,
-      () => ourPage(deepPage),
-      () => rawPage((deepPage - 1) * 20),
-    );
+    if (ONLY.has('P1')) await p1('新筛选条件的第 1 页（含计数）', ourFresh, rawFresh);
+    if (ONLY.has('P1')) await p1(`列表第 ${deepPage} 页（游标）`, () => ourPage(deepPage, cursor), rawKeyset);
+    if (ONLY.has('P1'))
+      await p1(
+        `列表第 ${deepPage} 页（仅页码）`,
+        () => ourPage(deepPage),
+        () => rawPage((deepPage - 1) * 20),
+      );
 
     // ---- P2: the detail with the audit of the read
     const ids = (
@@ -503,14 +507,16 @@ async function benchOne(target: Target, size: number) {
         client.release();
       }
     };
-    {
+    if (ONLY.has('P2')) {
       const r = await rates(ourDetail, rawDetail);
       metrics.push(rateMetric('P2', '患者详情（含读取审计）', r.ours, r.raw, 0.35));
     }
 
     // ---- P3: the form save
     const probe = await api('POST', '/form-record/save', {});
-    if (probe.status === 404) {
+    if (!ONLY.has('P3')) {
+      // left out by BENCH_ONLY
+    } else if (probe.status === 404) {
       console.log('  P3：form-record/save 尚不存在，跳过');
     } else {
       metrics.push(...(await benchSave(api, rawPool, s, ids)));

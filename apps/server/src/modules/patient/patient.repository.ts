@@ -14,7 +14,7 @@ import {
   type SQL,
   type SQLWrapper,
 } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { runPrepared, type Executor } from '../../db/client';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { centers, formRecords, formVersions, patients } from '../../db/schema';
 import { escapeLike } from '../project/project-manage.repository';
@@ -316,12 +316,14 @@ export async function pagePatients(
     const first = indexed.nullable && after.isNull ? 1 : 0;
     for (let i = first; i < segments.length && rows.length < paging.size; i++) {
       const past = i === first ? pastPosition(indexed.column, descending, after, scope.rootProjectId) : undefined;
-      rows.push(...(await rowsWhere(and(segments[i], past)).limit(paging.size - rows.length)));
+      rows.push(...(await runPrepared(rowsWhere(and(segments[i], past)).limit(paging.size - rows.length))));
     }
   } else {
     let skip = (paging.current - 1) * paging.size;
     for (const segment of segments) {
-      const got = await deferred(segment, skip, paging.size - rows.length);
+      // The first page needs no deferred join: the index hands over its first rows directly.
+      const need = paging.size - rows.length;
+      const got = await runPrepared(skip === 0 ? rowsWhere(segment).limit(need) : deferred(segment, skip, need));
       rows.push(...got);
       if (rows.length >= paging.size) break;
       if (got.length > 0) skip = 0;
@@ -345,10 +347,12 @@ export async function pagePatients(
   // The total: an index-only count of at most LIST_COUNT_CAP + 1 entries, else the planner's estimate.
   const { total, exact: totalExact } = await counted(async () => {
     const cap = paging.countCap ?? LIST_COUNT_CAP;
-    const [c] = await db.select({ n: count() }).from(
-      matching()
-        .limit(cap + 1)
-        .as('capped'),
+    const [c] = await runPrepared(
+      db.select({ n: count() }).from(
+        matching()
+          .limit(cap + 1)
+          .as('capped'),
+      ),
     );
     const n = c?.n ?? 0;
     if (n <= cap) return { total: n, exact: true };
@@ -386,23 +390,27 @@ function pastPosition(column: AnyPgColumn, descending: boolean, after: ListPosit
 
 /** The ids of the latest published versions of these projects of the tenant, in the order of `projectIds`. */
 export async function latestVersionIds(db: Executor, tenantId: string, projectIds: string[]): Promise<string[]> {
-  const rows = await db
-    .selectDistinctOn([formVersions.projectId], { id: formVersions.id, projectId: formVersions.projectId })
-    .from(formVersions)
-    .where(and(eq(formVersions.tenantId, tenantId), inArray(formVersions.projectId, projectIds)))
-    .orderBy(formVersions.projectId, desc(formVersions.versionNo));
+  const rows = await runPrepared(
+    db
+      .selectDistinctOn([formVersions.projectId], { id: formVersions.id, projectId: formVersions.projectId })
+      .from(formVersions)
+      .where(and(eq(formVersions.tenantId, tenantId), inArray(formVersions.projectId, projectIds)))
+      .orderBy(formVersions.projectId, desc(formVersions.versionNo)),
+  );
   return projectIds.flatMap((p) => rows.filter((r) => r.projectId === p).map((r) => r.id));
 }
 
 export type PatientRow = Awaited<ReturnType<typeof pagePatients>>['records'][number];
 
 export async function findPatient(db: Executor, scope: ProjectScope, id: string): Promise<PatientRow | undefined> {
-  const [row] = await db
-    .select(columns)
-    .from(patients)
-    .innerJoin(centers, eq(centers.id, patients.centerId))
-    .where(and(patientScope(scope), eq(patients.id, id)))
-    .limit(1);
+  const [row] = await runPrepared(
+    db
+      .select(columns)
+      .from(patients)
+      .innerJoin(centers, eq(centers.id, patients.centerId))
+      .where(and(patientScope(scope), eq(patients.id, id)))
+      .limit(1),
+  );
   return row;
 }
 
