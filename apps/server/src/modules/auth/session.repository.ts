@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { runPrepared, type Executor } from '../../db/client';
+import type { Executor } from '../../db/client';
 import { projectMembers, projects, roles, sessions, tenants, users } from '../../db/schema';
 
 const homeTenant = alias(tenants, 'home_tenant');
@@ -32,11 +32,8 @@ export type SessionRow = {
   revokedAt: Date | null;
 };
 
-/**
- * Everything a request's access check needs, in one round trip: the session with its user and tenants, the tenant
- * role's permissions, the current project (its parent) and the caller's membership role in it.
- */
-export async function findSessionByTokenHash(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
+/** The session lookup of one executor, built and prepared once (it runs on every request). */
+function sessionLookup(db: Executor) {
   const current = alias(projects, 'current_project');
   // The tenant role: the home tenant's own role of the code first, then the built-in one.
   const tenantPermissions = sql<string[] | null>`(
@@ -49,40 +46,52 @@ export async function findSessionByTokenHash(db: Executor, tokenHash: string): P
      where ${projectMembers.tenantId} = ${sessions.tenantId} and ${projectMembers.userId} = ${users.id}
        and (${projectMembers.projectId} = ${current.id} or ${projectMembers.projectId} = ${current.parentId})
      order by (${projectMembers.projectId} = ${current.id}) desc limit 1`;
-  const rows = await runPrepared(
-    db
-      .select({
-        sessionId: sessions.id,
-        userId: users.id,
-        username: users.username,
-        userDisabled: users.disabled,
-        homeTenantId: homeTenant.id,
-        homeTenantCode: homeTenant.code,
-        tenantId: actingTenant.id,
-        tenantCode: actingTenant.code,
-        tenantName: actingTenant.name,
-        tenantType: actingTenant.type,
-        projectId: sessions.projectId,
-        projectParentId: current.parentId,
-        projectFound: sql<boolean>`${current.id} is not null`,
-        tenantRoleCode: users.tenantRoleCode,
-        tenantPermissions,
-        roleFound: sql<boolean>`exists (select 1 ${membership})`,
-        rolePermissions: sql<string[] | null>`(select ${roles.permissions} ${membership})`,
-        roleCenterId: sql<string | null>`(select ${projectMembers.centerId} ${membership})`,
-        lastSeenAt: sessions.lastSeenAt,
-        expiresAt: sessions.expiresAt,
-        revokedAt: sessions.revokedAt,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .innerJoin(homeTenant, eq(homeTenant.id, users.tenantId))
-      .innerJoin(actingTenant, eq(actingTenant.id, sessions.tenantId))
-      .leftJoin(current, and(eq(current.id, sessions.projectId), eq(current.tenantId, sessions.tenantId)))
-      .where(eq(sessions.tokenHash, tokenHash))
-      .limit(1),
-  );
-  const row = rows[0];
+  return db
+    .select({
+      sessionId: sessions.id,
+      userId: users.id,
+      username: users.username,
+      userDisabled: users.disabled,
+      homeTenantId: homeTenant.id,
+      homeTenantCode: homeTenant.code,
+      tenantId: actingTenant.id,
+      tenantCode: actingTenant.code,
+      tenantName: actingTenant.name,
+      tenantType: actingTenant.type,
+      projectId: sessions.projectId,
+      projectParentId: current.parentId,
+      projectFound: sql<boolean>`${current.id} is not null`,
+      tenantRoleCode: users.tenantRoleCode,
+      tenantPermissions,
+      roleFound: sql<boolean>`exists (select 1 ${membership})`,
+      rolePermissions: sql<string[] | null>`(select ${roles.permissions} ${membership})`,
+      roleCenterId: sql<string | null>`(select ${projectMembers.centerId} ${membership})`,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      revokedAt: sessions.revokedAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(homeTenant, eq(homeTenant.id, users.tenantId))
+    .innerJoin(actingTenant, eq(actingTenant.id, sessions.tenantId))
+    .leftJoin(current, and(eq(current.id, sessions.projectId), eq(current.tenantId, sessions.tenantId)))
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .limit(1)
+    .prepare('session_by_token_hash');
+}
+const sessionLookups = new WeakMap<Executor, ReturnType<typeof sessionLookup>>();
+
+/**
+ * Everything a request's access check needs, in one round trip: the session with its user and tenants, the tenant
+ * role's permissions, the current project (its parent) and the caller's membership role in it.
+ */
+export async function findSessionByTokenHash(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = sessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  const row = (await lookup.execute({ tokenHash }))[0];
   if (!row) return undefined;
   const { roleFound, rolePermissions, roleCenterId, ...rest } = row;
   return {
