@@ -323,6 +323,7 @@ async function benchOne(target: Target, size: number) {
   const db = await openDatabase(target, size);
   const pool = createPool(db.url, { max: 10, logger: quiet, applicationName: 'registry-bench-app' });
   const rawPool = new pg.Pool({ connectionString: db.url, max: 10, application_name: 'registry-bench-raw' });
+  rawPool.on('error', (err) => process.stderr.write(`raw pool: ${err.message}\n`)); // an idle connection's error
   let app: FastifyInstance | undefined;
   try {
     const config = loadConfig({

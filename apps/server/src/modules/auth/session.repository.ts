@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
-import { projectMembers, projects, roles, sessions, tenants, users } from '../../db/schema';
+import { formVersions, projectMembers, projects, roles, sessions, tenants, users } from '../../db/schema';
 
 const homeTenant = alias(tenants, 'home_tenant');
 const actingTenant = alias(tenants, 'acting_tenant');
@@ -22,6 +22,8 @@ export type SessionRow = {
   projectParentId: string | null;
   /** Whether the session's current project exists in the acting tenant. */
   projectFound: boolean;
+  /** The ids of the latest published versions of the current project and (a sub-project) of its parent, in that order. */
+  latestVersionIds: string[] | null;
   tenantRoleCode: string;
   /** The user's tenant role's permissions (the home tenant's own role of that code wins over the built-in). */
   tenantPermissions: string[];
@@ -61,6 +63,15 @@ function sessionLookup(db: Executor) {
       projectId: sessions.projectId,
       projectParentId: current.parentId,
       projectFound: sql<boolean>`${current.id} is not null`,
+      // The latest published version of the current project, then of its parent (the list's CRF columns need them).
+      latestVersionIds: sql<string[] | null>`array(
+        select latest.id from (
+          select distinct on (${formVersions.projectId}) ${formVersions.id} as id, ${formVersions.projectId} as project_id
+            from ${formVersions}
+           where ${formVersions.tenantId} = ${sessions.tenantId}
+             and ${formVersions.projectId} in (${current.id}, ${current.parentId})
+           order by ${formVersions.projectId}, ${formVersions.versionNo} desc) latest
+         order by latest.project_id = ${current.id} desc)`,
       tenantRoleCode: users.tenantRoleCode,
       tenantPermissions,
       roleFound: sql<boolean>`exists (select 1 ${membership})`,

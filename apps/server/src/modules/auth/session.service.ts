@@ -30,7 +30,12 @@ export type AuthContext = {
    * The current project as the session found it in the acting tenant (null: none, or not in this tenant), so the
    * project scope needs no query of its own; absent on contexts made without a session lookup.
    */
-  currentProject?: { id: string; parentId: string | null } | null;
+  currentProject?: {
+    id: string;
+    parentId: string | null;
+    /** The latest published versions of the project and (a sub-project) of its parent, read with the session. */
+    latestVersionIds: string[];
+  } | null;
   /** The center of the caller's membership in the current project; null = all centers (or no project). */
   centerId: string | null;
   tenantPermissions: string[];
@@ -103,7 +108,10 @@ export function createSessionService(deps: { db: Db; clock: Clock; config: Sessi
       tenantName: row.tenantName,
       tenantType: row.tenantType,
       projectId: row.projectId,
-      currentProject: row.projectId && row.projectFound ? { id: row.projectId, parentId: row.projectParentId } : null,
+      currentProject:
+        row.projectId && row.projectFound
+          ? { id: row.projectId, parentId: row.projectParentId, latestVersionIds: row.latestVersionIds ?? [] }
+          : null,
       centerId,
       tenantPermissions,
       projectPermissions,

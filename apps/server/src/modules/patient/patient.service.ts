@@ -450,12 +450,15 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
         enrolDateFrom: q.enrolDateFrom,
         enrolDateTo: q.enrolDateTo,
       };
-      // The ids of the latest published versions, read while the transaction begins on another connection.
-      const versionIds = latestVersionIds(
-        db,
-        scope.tenantId,
-        scope.rootProjectId !== scope.projectId ? [scope.projectId, scope.rootProjectId] : [scope.projectId],
-      );
+      // The ids of the latest published versions: read with the session, else while the transaction begins.
+      const known = auth.currentProject?.id === scope.projectId ? auth.currentProject.latestVersionIds : undefined;
+      const versionIds = known
+        ? Promise.resolve(known)
+        : latestVersionIds(
+            db,
+            scope.tenantId,
+            scope.rootProjectId !== scope.projectId ? [scope.projectId, scope.rootProjectId] : [scope.projectId],
+          );
       versionIds.catch(() => undefined); // awaited in the transaction; never an unhandled rejection meanwhile
       const sortField = PATIENT_SORT_FIELDS.find((f) => f === q.sortField);
       // A cursor belongs to one list: the scope, filters and sort it was made for (else ignored: OFFSET paging).
