@@ -525,9 +525,9 @@ async function benchOne(target: Target, size: number) {
 
     return { target, size, seed: db.manifest, metrics };
   } finally {
+    await rawPool.end();
     if (app) await app.close();
     await closePool(pool);
-    await rawPool.end();
     await db.stop();
   }
 }
