@@ -10,6 +10,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const BENCHES = [
   { name: '表单引擎（Node）', args: ['--import', 'tsx', join(HERE, 'engine.ts')] },
   { name: 'CRF 渲染（Chromium）', args: [join(HERE, 'crf-render.mjs')] },
+  // P1–P3 on seeded databases: BENCH_SIZES (default 100000), BENCH_TARGETS (default embedded,pg); see records.ts.
+  { name: '患者列表、详情与表单保存 P1–P3（PostgreSQL）', args: ['--import', 'tsx', join(HERE, 'records.ts')] },
 ];
 
 let failed = 0;

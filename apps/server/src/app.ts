@@ -32,10 +32,10 @@ import { createDatabaseIoService } from './modules/database-io/database-io.servi
 import { createDatabaseService } from './modules/database/database.service';
 import { registerPageConfigRoutes } from './modules/page-config/page-config.routes';
 import { createPageConfigService } from './modules/page-config/page-config.service';
-import { registerPatientImportRoutes } from './modules/patient-import/patient-import.routes';
-import { createPatientImportService } from './modules/patient-import/patient-import.service';
 import { registerFormRecordRoutes } from './modules/form-record/form-record.routes';
 import { createFormRecordService } from './modules/form-record/form-record.service';
+import { registerPatientImportRoutes } from './modules/patient-import/patient-import.routes';
+import { createPatientImportService } from './modules/patient-import/patient-import.service';
 import { registerPatientRoutes } from './modules/patient/patient.routes';
 import { createPatientService } from './modules/patient/patient.service';
 import { resolvePhiKeys } from './lib/phi-crypto';

@@ -553,6 +553,32 @@ export const patients = pgTable(
       .where(sql`${t.deletedAt} is null and ${t.hospitalNo} is not null`),
     index('patients_tenant_project_center_idx').on(t.tenantId, t.projectId, t.centerId),
     index('patients_sub_project_idx').on(t.subProjectId),
+    // The patient list (`POST patient-info/page`, bench P1): for each indexed sort column one index for a center's
+    // patients and one project-wide, in the list's order (`<column> desc nulls last, seq desc`; ascending reads it
+    // backwards), live rows only. They end with the columns of the common filters and the id, so a deep page found by
+    // OFFSET is an index-only scan and a keyset page starts right at its cursor.
+    ...(
+      [
+        ['created', t.createdAt],
+        ['updated', t.updatedAt],
+        ['enrol', t.enrolDate],
+        ['seq', t.seq],
+      ] as const
+    ).flatMap(([name, column]) => {
+      // Built anew for each index (drizzle's ordered columns are not shared safely).
+      const order = () =>
+        column === t.seq ? [t.seq.desc().nullsFirst()] : [column.desc().nullsLast(), t.seq.desc().nullsFirst()];
+      const carried = [t.status, ...(column === t.enrolDate ? [] : [t.enrolDate]), t.subProjectId, t.id];
+      const live = sql`${t.deletedAt} is null`;
+      return [
+        index(`patients_list_center_${name}_idx`)
+          .on(t.tenantId, t.projectId, t.centerId, ...order(), ...carried)
+          .where(live),
+        index(`patients_list_${name}_idx`)
+          .on(t.tenantId, t.projectId, ...order(), ...carried)
+          .where(live),
+      ];
+    }),
     check('patients_status_ck', sql`${t.status} in ('screening', 'enrolled', 'withdrawn', 'completed', 'deceased')`),
     check('patients_gender_ck', sql`${t.gender} is null or ${t.gender} in ('0', '1', '2', '9')`),
   ],

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Executor } from '../db/client';
+import { runPrepared, type Executor } from '../db/client';
 import { auditEvents } from '../db/schema';
 
 export type AuditContext = { actorId: string | null; tenantId: string | null; requestId: string; ip: string | null };
@@ -31,7 +31,8 @@ export function auditContext(request: FastifyRequest): AuditContext {
  * change's transaction. Values must never carry password hashes or tokens.
  */
 export async function audit(tx: Executor, ctx: AuditContext, event: AuditEvent, at?: Date): Promise<void> {
-  await tx.insert(auditEvents).values(auditRow(ctx, event, at));
+  // A prepared statement: every audited call writes one, and the insert's shape never changes.
+  await runPrepared(tx.insert(auditEvents).values(auditRow(ctx, event, at)));
 }
 
 /**

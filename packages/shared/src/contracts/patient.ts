@@ -159,9 +159,23 @@ export const patientPageRequest = pageRequest.extend({
   sortOrder: z.enum(['asc', 'desc'], '排序方向不正确').optional(),
   /** Filters on list-flagged CRF fields (400 naming the field when it is not one). */
   fieldFilters: z.array(fieldFilter).max(10, '最多10个字段筛选条件').optional(),
+  /**
+   * The `nextCursor` of page `current − 1` with the same filters and sort: the page continues right after that page's
+   * last row (keyset paging, as fast on page 2,000 as on page 1) instead of skipping (current − 1) × size rows. A cursor
+   * of another list (other filters or sort) is ignored; without one, `current`/`size` paging works as always.
+   */
+  cursor: z.string().max(200, '分页游标无效').optional(),
 });
 export type PatientPageRequest = z.input<typeof patientPageRequest>;
-export const patientPageResponse = page(patientListItem);
+export const patientPageResponse = page(patientListItem).extend({
+  /**
+   * False when more than 10,000 patients match: `total` is then PostgreSQL's estimate (show it as 约 N 条), since an
+   * exact count of hundreds of thousands of rows would slow every page.
+   */
+  totalExact: z.boolean(),
+  /** Send back as `cursor` with `current + 1` for the next page; null on the last page or a CRF-field sort. */
+  nextCursor: z.string().nullable(),
+});
 export type PatientPageResponse = z.infer<typeof patientPageResponse>;
 
 export const patientIdParams = z.object({ id: z.string().max(64, '患者不存在') });

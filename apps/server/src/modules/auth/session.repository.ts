@@ -1,7 +1,7 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
-import { projectMembers, projects, roles, sessions, tenants, users } from '../../db/schema';
+import { formVersions, projectMembers, projects, roles, sessions, tenants, users } from '../../db/schema';
 
 const homeTenant = alias(tenants, 'home_tenant');
 const actingTenant = alias(tenants, 'acting_tenant');
@@ -18,14 +18,37 @@ export type SessionRow = {
   tenantName: string;
   tenantType: 'SYSTEM' | 'HOSPITAL' | 'PERSONAL';
   projectId: string | null;
+  /** The current project's parent (a sub-project), when the current project exists in the acting tenant. */
+  projectParentId: string | null;
+  /** Whether the session's current project exists in the acting tenant. */
+  projectFound: boolean;
+  /** The ids of the latest published versions of the current project and (a sub-project) of its parent, in that order. */
+  latestVersionIds: string[] | null;
   tenantRoleCode: string;
+  /** The user's tenant role's permissions (the home tenant's own role of that code wins over the built-in). */
+  tenantPermissions: string[];
+  /** The membership in the current project (else in its parent; a direct one wins); null without one. */
+  projectRole: { permissions: string[]; centerId: string | null } | null;
   lastSeenAt: Date;
   expiresAt: Date;
   revokedAt: Date | null;
 };
 
-export async function findSessionByTokenHash(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
-  const rows = await db
+/** The session lookup of one executor, built and prepared once (it runs on every request). */
+function sessionLookup(db: Executor) {
+  const current = alias(projects, 'current_project');
+  // The tenant role: the home tenant's own role of the code first, then the built-in one.
+  const tenantPermissions = sql<string[] | null>`(
+    select ${roles.permissions} from ${roles}
+     where ${roles.code} = ${users.tenantRoleCode} and ${roles.scope} = 'tenant' and ${roles.projectId} is null
+       and (${roles.tenantId} is null or ${roles.tenantId} = ${homeTenant.id})
+     order by ${roles.tenantId} nulls last limit 1)`;
+  // The membership: of the current project, else of its parent (a sub-project shares its parent's members).
+  const membership = sql`from ${projectMembers} join ${roles} on ${roles.id} = ${projectMembers.roleId}
+     where ${projectMembers.tenantId} = ${sessions.tenantId} and ${projectMembers.userId} = ${users.id}
+       and (${projectMembers.projectId} = ${current.id} or ${projectMembers.projectId} = ${current.parentId})
+     order by (${projectMembers.projectId} = ${current.id}) desc limit 1`;
+  return db
     .select({
       sessionId: sessions.id,
       userId: users.id,
@@ -38,7 +61,22 @@ export async function findSessionByTokenHash(db: Executor, tokenHash: string): P
       tenantName: actingTenant.name,
       tenantType: actingTenant.type,
       projectId: sessions.projectId,
+      projectParentId: current.parentId,
+      projectFound: sql<boolean>`${current.id} is not null`,
+      // The latest published version of the current project, then of its parent (the list's CRF columns need them).
+      latestVersionIds: sql<string[] | null>`array(
+        select latest.id from (
+          select distinct on (${formVersions.projectId}) ${formVersions.id} as id, ${formVersions.projectId} as project_id
+            from ${formVersions}
+           where ${formVersions.tenantId} = ${sessions.tenantId}
+             and ${formVersions.projectId} in (${current.id}, ${current.parentId})
+           order by ${formVersions.projectId}, ${formVersions.versionNo} desc) latest
+         order by latest.project_id = ${current.id} desc)`,
       tenantRoleCode: users.tenantRoleCode,
+      tenantPermissions,
+      roleFound: sql<boolean>`exists (select 1 ${membership})`,
+      rolePermissions: sql<string[] | null>`(select ${roles.permissions} ${membership})`,
+      roleCenterId: sql<string | null>`(select ${projectMembers.centerId} ${membership})`,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
       revokedAt: sessions.revokedAt,
@@ -47,9 +85,31 @@ export async function findSessionByTokenHash(db: Executor, tokenHash: string): P
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(homeTenant, eq(homeTenant.id, users.tenantId))
     .innerJoin(actingTenant, eq(actingTenant.id, sessions.tenantId))
-    .where(eq(sessions.tokenHash, tokenHash))
-    .limit(1);
-  return rows[0];
+    .leftJoin(current, and(eq(current.id, sessions.projectId), eq(current.tenantId, sessions.tenantId)))
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .limit(1)
+    .prepare('session_by_token_hash');
+}
+const sessionLookups = new WeakMap<Executor, ReturnType<typeof sessionLookup>>();
+
+/**
+ * Everything a request's access check needs, in one round trip: the session with its user and tenants, the tenant
+ * role's permissions, the current project (its parent) and the caller's membership role in it.
+ */
+export async function findSessionByTokenHash(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = sessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  const row = (await lookup.execute({ tokenHash }))[0];
+  if (!row) return undefined;
+  const { roleFound, rolePermissions, roleCenterId, ...rest } = row;
+  return {
+    ...rest,
+    tenantPermissions: row.tenantPermissions ?? [],
+    projectRole: roleFound ? { permissions: rolePermissions ?? [], centerId: roleCenterId } : null,
+  };
 }
 
 export async function insertSession(
@@ -98,54 +158,4 @@ export async function setSessionScope(
   scope: { tenantId?: string; projectId: string | null },
 ): Promise<void> {
   await db.update(sessions).set(scope).where(eq(sessions.id, sessionId));
-}
-
-/** The permission codes of a tenant-level role code (a tenant's own role of that code wins over the built-in). */
-export async function findTenantRolePermissions(db: Executor, tenantId: string, roleCode: string): Promise<string[]> {
-  const rows = await db
-    .select({ permissions: roles.permissions, tenantId: roles.tenantId })
-    .from(roles)
-    .where(
-      and(
-        eq(roles.code, roleCode),
-        eq(roles.scope, 'tenant'),
-        isNull(roles.projectId),
-        or(isNull(roles.tenantId), eq(roles.tenantId, tenantId)),
-      ),
-    );
-  const own = rows.find((r) => r.tenantId !== null);
-  return (own ?? rows[0])?.permissions ?? [];
-}
-
-/**
- * The caller's membership role in a project of the tenant: a direct membership, else the membership of the parent
- * project (a sub-project shares its parent's members).
- */
-export async function findProjectRole(
-  db: Executor,
-  tenantId: string,
-  projectId: string,
-  userId: string,
-): Promise<{ name: string; permissions: string[]; centerId: string | null } | undefined> {
-  const rows = await db
-    .select({
-      name: roles.name,
-      permissions: roles.permissions,
-      centerId: projectMembers.centerId,
-      direct: sql<boolean>`${projectMembers.projectId} = ${projectId}`,
-    })
-    .from(projectMembers)
-    .innerJoin(roles, eq(roles.id, projectMembers.roleId))
-    .innerJoin(projects, eq(projects.id, projectId))
-    .where(
-      and(
-        eq(projectMembers.tenantId, tenantId),
-        eq(projects.tenantId, tenantId),
-        eq(projectMembers.userId, userId),
-        or(eq(projectMembers.projectId, projects.id), eq(projectMembers.projectId, projects.parentId)),
-      ),
-    );
-  const direct = rows.find((r) => r.direct);
-  const chosen = direct ?? rows[0];
-  return chosen ? { name: chosen.name, permissions: chosen.permissions, centerId: chosen.centerId } : undefined;
 }

@@ -5,9 +5,7 @@ import type { Db, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import {
-  findProjectRole,
   findSessionByTokenHash,
-  findTenantRolePermissions,
   insertSession,
   revokeSession,
   revokeSessionsOfUser,
@@ -28,6 +26,16 @@ export type AuthContext = {
   tenantName: string;
   tenantType: 'SYSTEM' | 'HOSPITAL' | 'PERSONAL';
   projectId: string | null;
+  /**
+   * The current project as the session found it in the acting tenant (null: none, or not in this tenant), so the
+   * project scope needs no query of its own; absent on contexts made without a session lookup.
+   */
+  currentProject?: {
+    id: string;
+    parentId: string | null;
+    /** The latest published versions of the project and (a sub-project) of its parent, read with the session. */
+    latestVersionIds: string[];
+  } | null;
   /** The center of the caller's membership in the current project; null = all centers (or no project). */
   centerId: string | null;
   tenantPermissions: string[];
@@ -78,12 +86,12 @@ export function createSessionService(deps: { db: Db; clock: Clock; config: Sessi
     if (row.lastSeenAt.getTime() + idleMs <= now.getTime()) return null;
     if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) await touchSession(db, row.sessionId, now);
 
-    const tenantPermissions = await findTenantRolePermissions(db, row.homeTenantId, row.tenantRoleCode);
+    const { tenantPermissions } = row;
     const isSysAdmin = row.homeTenantCode === SYS_TENANT_CODE && tenantPermissions.includes(PERMISSIONS.sysTenant);
     let projectPermissions: string[] = [];
     let centerId: string | null = null;
     if (row.projectId) {
-      const role = await findProjectRole(db, row.tenantId, row.projectId, row.userId);
+      const role = row.projectRole;
       if (role) {
         projectPermissions = role.permissions;
         centerId = role.centerId;
@@ -100,6 +108,10 @@ export function createSessionService(deps: { db: Db; clock: Clock; config: Sessi
       tenantName: row.tenantName,
       tenantType: row.tenantType,
       projectId: row.projectId,
+      currentProject:
+        row.projectId && row.projectFound
+          ? { id: row.projectId, parentId: row.projectParentId, latestVersionIds: row.latestVersionIds ?? [] }
+          : null,
       centerId,
       tenantPermissions,
       projectPermissions,

@@ -25,6 +25,7 @@ import {
   type PatientService,
   type PatientUpdatePlan,
 } from '../patient/patient.service';
+import { forgetPatientListTotals } from '../patient/patient.service';
 import { requireProjectScope, type ProjectScope } from '../project/project-scope';
 import {
   demographicColumns,
@@ -512,7 +513,7 @@ export function createPatientImportService(deps: {
       const createdPatients = rows.filter((r) => r.target.kind === 'new').length;
       const updatedPatients = rows.length - createdPatients;
       try {
-        return await files.storeWithin(auth, upload, 'attachment', ctx, async (tx, file) => {
+        const committed = await files.storeWithin(auth, upload, 'attachment', ctx, async (tx, file) => {
           const now = clock.now();
           const batch = await insertImportBatch(tx, {
             tenantId: scope.tenantId,
@@ -585,6 +586,8 @@ export function createPatientImportService(deps: {
           );
           return { batchId: batch.id, rowCount: rows.length, createdPatients, updatedPatients, valueCount };
         });
+        forgetPatientListTotals(); // the list's remembered totals count the imported patients from now on
+        return committed;
       } catch (err) {
         const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
         if (code === '23505') throw new AppError(409, M.conflict);

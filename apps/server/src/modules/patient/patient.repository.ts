@@ -1,7 +1,22 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
-import { alias } from 'drizzle-orm/pg-core';
-import { centers, formRecords, patients } from '../../db/schema';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lte,
+  ne,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
+import { runPrepared, type Executor } from '../../db/client';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { centers, formRecords, formVersions, patients } from '../../db/schema';
 import { escapeLike } from '../project/project-manage.repository';
 import { centerCondition, type ProjectScope } from '../project/project-scope';
 import type { FieldCondition, ListField } from './patient-list-fields';
@@ -38,6 +53,7 @@ const columns = {
   subProjectId: patients.subProjectId,
   enrolDate: patients.enrolDate,
   status: patients.status,
+  seq: patients.seq,
   rowVersion: patients.rowVersion,
   createdAt: patients.createdAt,
   updatedAt: patients.updatedAt,
@@ -145,19 +161,57 @@ function crfSortValue(fr: RecordAlias, field: ListField): SQL {
       : textValue(fr, field);
 }
 
+/** A page's last row, from which the next page continues (keyset): its `seq` and whether its sort value is null. */
+export type ListPosition = { seq: number; isNull: boolean };
+
+/** The sort fields the list indexes of migration 0012 serve: keyset pages, index-only deep offsets. */
+const INDEXED_SORTS = {
+  createdAt: { column: patients.createdAt, nullable: false },
+  updatedAt: { column: patients.updatedAt, nullable: false },
+  enrolDate: { column: patients.enrolDate, nullable: true },
+  patientNo: { column: patients.seq, nullable: false },
+} as const;
+export const KEYSET_SORT_FIELDS = Object.keys(INDEXED_SORTS) as (keyof typeof INDEXED_SORTS)[];
+
+/** Exact totals up to this many rows; above it the planner's estimate (`totalExact` false). */
+export const LIST_COUNT_CAP = 100_000;
+
+/** A list's total: exact, or the planner's estimate when more than LIST_COUNT_CAP rows match. */
+export type ListTotal = { total: number; exact: boolean };
+
+export type PatientPaging = {
+  current: number;
+  size: number;
+  sortField?: PatientSortField;
+  sortOrder?: 'asc' | 'desc';
+  /** Continue after this row (keyset) instead of skipping (current − 1) × size rows. */
+  after?: ListPosition;
+  /** Exact totals up to this many rows (default LIST_COUNT_CAP). */
+  countCap?: number;
+};
+
 /**
  * THE patient list query (`POST patient-info/page`), tuned by `npm run bench` (P1): the scope and filters of
  * `filterConditions`, CRF filters and the `field:<key>` sort on the first live instance of their form (one LEFT JOIN
- * per form involved, on the unique index (tenant, patient, form, instance)), a count, one page, then the list fields'
- * values of that page's patients in one more query. Field keys come from the published definition (and match the key
- * pattern); every value is a bound parameter.
+ * per form involved, on the unique index (tenant, patient, form, instance)); one query answers the page's rows with
+ * the list fields' values of its patients, another the total (which the caller may remember per list). Field keys come from the published definition (and match
+ * the key pattern); every value is a bound parameter.
+ *
+ * Order: the sort column, then `seq` in the same direction, blanks last in both directions (like the CRF-field sorts).
+ * With an indexed sort each stretch of the list (the values, then the blanks) is exactly the order of its list index
+ * read forwards (desc) or backwards (asc). A page of an indexed sort (`INDEXED_SORTS`) is found either after a
+ * position (keyset: the index is entered at the cursor, page 2,000 costs what page 1 costs) or by OFFSET through a
+ * deferred join (the ids of the page from an index-only scan, then their rows). The total is exact up to
+ * LIST_COUNT_CAP rows and otherwise the planner's estimate: counting a million rows would cost ~100 ms.
  */
 export async function pagePatients(
   db: Executor,
   scope: ProjectScope,
   filter: PatientFilter,
-  paging: { current: number; size: number; sortField?: PatientSortField; sortOrder?: 'asc' | 'desc' },
+  paging: PatientPaging,
   crf: PatientCrfQuery = { fields: [], conditions: [] },
+  /** Runs (or remembers, per list) the count of the total. */
+  counted: (count: () => Promise<ListTotal>) => Promise<ListTotal> = (count) => count(),
 ) {
   // One alias per form that a filter or the sort reads.
   const aliases = new Map<string, RecordAlias>();
@@ -171,7 +225,6 @@ export async function pagePatients(
   };
   const conditions = filterConditions(scope, filter);
   for (const c of crf.conditions) conditions.push(crfCondition(aliasOf(c.field.formKey), c));
-  const filterForms = [...aliases.entries()];
   const sortAlias = crf.sortField ? aliasOf(crf.sortField.formKey) : undefined;
   const joinOn = (fr: RecordAlias, formKey: string) =>
     and(
@@ -182,60 +235,182 @@ export async function pagePatients(
       isNull(fr.deletedAt),
     );
   const where = and(...conditions);
+  const joins = [...aliases].map(([formKey, fr]) => ({ fr, on: joinOn(fr, formKey) }));
+  /** `select 1 from patients` with the CRF joins, filtered: what the total counts. */
+  const matching = () => {
+    let q = db
+      .select({ one: sql<number>`1` })
+      .from(patients)
+      .$dynamic();
+    for (const j of joins) q = q.leftJoin(j.fr, j.on);
+    return q.where(where);
+  };
+  // The list fields' values of the page's patients: the listed keys of the first live instance of each form.
+  const forms = new Map<string, string[]>();
+  for (const f of crf.fields) forms.set(f.formKey, [...(forms.get(f.formKey) ?? []), f.key]);
+  const picked = sql.join(
+    [...forms].map(
+      ([formKey, keys]) =>
+        sql`when ${formKey}::text then jsonb_build_object(${sql.join(
+          keys.map((k) => sql`${k}::text, ${formRecords.data} -> ${k}::text`),
+          sql`, `,
+        )})`,
+    ),
+    sql` `,
+  );
+  const listValues = forms.size
+    ? sql<Record<
+        string,
+        Record<string, unknown>
+      > | null>`(select jsonb_object_agg(${formRecords.formKey}, case ${formRecords.formKey} ${picked} end)
+        from ${formRecords} where ${formRecords.tenantId} = ${scope.tenantId} and ${formRecords.patientId} = ${patients.id}
+         and ${formRecords.formKey} in ${[...forms.keys()]} and ${formRecords.instance} = 1 and ${formRecords.deletedAt} is null)`
+    : sql<null>`null::jsonb`;
 
-  let countQuery = db.select({ n: count() }).from(patients).$dynamic();
-  for (const [formKey, fr] of filterForms) countQuery = countQuery.leftJoin(fr, joinOn(fr, formKey));
-  const [total] = await countQuery.where(where);
-
-  let pageQuery = db.select(columns).from(patients).innerJoin(centers, eq(centers.id, patients.centerId)).$dynamic();
-  for (const [formKey, fr] of aliases) pageQuery = pageQuery.leftJoin(fr, joinOn(fr, formKey));
-  const dir = paging.sortOrder === 'asc' ? asc : desc;
-  const order =
+  const descending = paging.sortOrder !== 'asc';
+  const indexed = crf.sortField ? undefined : INDEXED_SORTS[paging.sortField as keyof typeof INDEXED_SORTS];
+  const sortSql =
     crf.sortField && sortAlias
-      ? sql`${crfSortValue(sortAlias, crf.sortField)} ${paging.sortOrder === 'asc' ? sql`asc` : sql`desc`} nulls last`
-      : sql`${dir(SORT_COLUMNS[paging.sortField ?? 'createdAt'])} nulls last`;
-  const records = await pageQuery
-    .where(where)
-    .orderBy(order, dir(patients.seq))
-    .limit(paging.size)
-    .offset((paging.current - 1) * paging.size);
+      ? crfSortValue(sortAlias, crf.sortField)
+      : sql`${indexed ? indexed.column : SORT_COLUMNS[paging.sortField ?? 'createdAt']}`;
+  // Blanks last in both directions. An indexed sort reads its index forwards (desc) or backwards (asc); its blanks
+  // form a segment of their own, so each segment is one stretch of the index in exactly the index's order.
+  const order = indexed
+    ? descending
+      ? [sql`${sortSql} desc nulls last`, sql`${patients.seq} desc`]
+      : [sql`${sortSql} asc nulls first`, sql`${patients.seq} asc`]
+    : descending
+      ? [sql`${sortSql} desc nulls last`, sql`${patients.seq} desc`]
+      : [sql`${sortSql} asc nulls last`, sql`${patients.seq} asc`];
+  const segments: (SQL | undefined)[] = indexed?.nullable
+    ? [sql`${sortSql} is not null`, sql`${sortSql} is null`]
+    : [undefined];
 
-  const formKeys = [...new Set(crf.fields.map((f) => f.formKey))];
-  const values = new Map<string, Map<string, Record<string, unknown>>>();
-  if (records.length > 0 && formKeys.length > 0) {
-    const rows = await db
-      .select({ patientId: formRecords.patientId, formKey: formRecords.formKey, data: formRecords.data })
-      .from(formRecords)
-      .where(
-        and(
-          eq(formRecords.tenantId, scope.tenantId),
-          inArray(
-            formRecords.patientId,
-            records.map((r) => r.id),
-          ),
-          inArray(formRecords.formKey, formKeys),
-          eq(formRecords.instance, 1),
-          isNull(formRecords.deletedAt),
-        ),
-      );
-    for (const row of rows) {
-      const byForm = values.get(row.patientId) ?? new Map<string, Record<string, unknown>>();
-      byForm.set(row.formKey, (row.data ?? {}) as Record<string, unknown>);
-      values.set(row.patientId, byForm);
+  const rowsWhere = (extra: SQL | undefined) => {
+    let q = db
+      .select({ ...columns, sortIsNull: sql<boolean>`(${sortSql}) is null`, listValues })
+      .from(patients)
+      .innerJoin(centers, eq(centers.id, patients.centerId))
+      .$dynamic();
+    for (const j of joins) q = q.leftJoin(j.fr, j.on);
+    return q.where(and(where, extra)).orderBy(...order);
+  };
+  /** The ids of a page of one segment (an index-only scan with an indexed sort), then only their rows. */
+  const deferred = (segment: SQL | undefined, offset: number, limit: number) => {
+    let q = db.select({ pageId: patients.id }).from(patients).$dynamic();
+    for (const j of joins) q = q.leftJoin(j.fr, j.on);
+    const ids = q
+      .where(and(where, segment))
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset)
+      .as('page_ids');
+    return rowsWhere(segment).innerJoin(ids, eq(ids.pageId, patients.id));
+  };
+
+  type Row = Awaited<ReturnType<typeof rowsWhere>>[number];
+  const rows: Row[] = [];
+  if (indexed && paging.after) {
+    // Keyset: from the segment of the position on, the first one entered right after the position.
+    const { after } = paging;
+    const first = indexed.nullable && after.isNull ? 1 : 0;
+    for (let i = first; i < segments.length && rows.length < paging.size; i++) {
+      const past = i === first ? pastPosition(indexed.column, descending, after, scope.rootProjectId) : undefined;
+      rows.push(...(await runPrepared(rowsWhere(and(segments[i], past)).limit(paging.size - rows.length))));
+    }
+  } else {
+    let skip = (paging.current - 1) * paging.size;
+    for (const segment of segments) {
+      // The first page needs no deferred join: the index hands over its first rows directly.
+      const need = paging.size - rows.length;
+      const got = await runPrepared(skip === 0 ? rowsWhere(segment).limit(need) : deferred(segment, skip, need));
+      rows.push(...got);
+      if (rows.length >= paging.size) break;
+      if (got.length > 0) skip = 0;
+      else if (skip > 0) {
+        // The page starts beyond this segment: skip its rows (counted up to the offset) in the next.
+        let q = db
+          .select({ one: sql<number>`1` })
+          .from(patients)
+          .$dynamic();
+        for (const j of joins) q = q.leftJoin(j.fr, j.on);
+        const [c] = await db.select({ n: count() }).from(q.where(and(where, segment)).limit(skip).as('skipped'));
+        skip -= c?.n ?? 0;
+      }
     }
   }
-  return { records, total: total?.n ?? 0, values };
+  const records = rows.map(({ sortIsNull: _sortIsNull, listValues: _values, ...r }) => r);
+  const last = rows.at(-1);
+  const next: ListPosition | null =
+    indexed && last && rows.length === paging.size ? { seq: last.seq, isNull: last.sortIsNull } : null;
+
+  // The total: an index-only count of at most LIST_COUNT_CAP + 1 entries, else the planner's estimate.
+  const { total, exact: totalExact } = await counted(async () => {
+    const cap = paging.countCap ?? LIST_COUNT_CAP;
+    const [c] = await runPrepared(
+      db.select({ n: count() }).from(
+        matching()
+          .limit(cap + 1)
+          .as('capped'),
+      ),
+    );
+    const n = c?.n ?? 0;
+    if (n <= cap) return { total: n, exact: true };
+    return { total: Math.max(cap + 1, await estimateRows(db, matching())), exact: false };
+  });
+
+  const values = new Map<string, Map<string, Record<string, unknown>>>();
+  for (const row of rows) {
+    const byForm = new Map<string, Record<string, unknown>>();
+    for (const [formKey, data] of Object.entries(row.listValues ?? {})) if (data) byForm.set(formKey, data);
+    values.set(row.id, byForm);
+  }
+  return { records, total, totalExact, next, values };
+}
+
+/** The planner's row estimate of a query (EXPLAIN, not run). */
+async function estimateRows(db: Executor, query: SQLWrapper): Promise<number> {
+  const result = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    sql`explain (format json) ${query}`,
+  );
+  return Math.round(result.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
+}
+
+/**
+ * The rows after position `after` within its segment of the list order. Its sort value is read by `seq` (the unique
+ * project sequence), so a timestamp never loses its microseconds on the way through a cursor; the row comparison is a
+ * start key of the list index. Among blanks the order is by `seq`.
+ */
+function pastPosition(column: AnyPgColumn, descending: boolean, after: ListPosition, projectId: string): SQL {
+  const past = descending ? sql`<` : sql`>`;
+  if (column === patients.seq || after.isNull) return sql`${patients.seq} ${past} ${after.seq}`;
+  const value = sql`(select ${column} from ${patients} where ${patients.projectId} = ${projectId} and ${patients.seq} = ${after.seq})`;
+  return sql`(${column}, ${patients.seq}) ${past} (${value}, ${after.seq})`;
+}
+
+/** The ids of the latest published versions of these projects of the tenant, in the order of `projectIds`. */
+export async function latestVersionIds(db: Executor, tenantId: string, projectIds: string[]): Promise<string[]> {
+  const rows = await runPrepared(
+    db
+      .selectDistinctOn([formVersions.projectId], { id: formVersions.id, projectId: formVersions.projectId })
+      .from(formVersions)
+      .where(and(eq(formVersions.tenantId, tenantId), inArray(formVersions.projectId, projectIds)))
+      .orderBy(formVersions.projectId, desc(formVersions.versionNo)),
+  );
+  return projectIds.flatMap((p) => rows.filter((r) => r.projectId === p).map((r) => r.id));
 }
 
 export type PatientRow = Awaited<ReturnType<typeof pagePatients>>['records'][number];
 
 export async function findPatient(db: Executor, scope: ProjectScope, id: string): Promise<PatientRow | undefined> {
-  const [row] = await db
-    .select(columns)
-    .from(patients)
-    .innerJoin(centers, eq(centers.id, patients.centerId))
-    .where(and(patientScope(scope), eq(patients.id, id)))
-    .limit(1);
+  const [row] = await runPrepared(
+    db
+      .select(columns)
+      .from(patients)
+      .innerJoin(centers, eq(centers.id, patients.centerId))
+      .where(and(patientScope(scope), eq(patients.id, id)))
+      .limit(1),
+  );
   return row;
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import {
   idNumberFacts,
@@ -9,7 +10,6 @@ import {
   type patientUpdateRequest,
   type PatientVO,
 } from '@registry/shared/contracts/patient';
-import type { Definition } from '@registry/shared/forms/definition';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client';
 import type { patients } from '../../db/schema';
@@ -19,19 +19,29 @@ import { blindIndex, decryptPhi, encryptPhi, type PhiKeys } from '../../lib/phi-
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
 import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
-import { existingDictOptions, dictOptionKey, latestVersion } from '../database/database.repository';
-import { checkFieldQuery, LIST_FIELD_MESSAGES, listColumnFields, pickFieldValues } from './patient-list-fields';
+import { existingDictOptions, dictOptionKey } from '../database/database.repository';
+import { createDefinitionCache } from '../form-record/definition-cache';
+import {
+  checkFieldQuery,
+  LIST_FIELD_MESSAGES,
+  listColumnFields,
+  pickFieldValues,
+  type ListField,
+} from './patient-list-fields';
 import { maskIdNumber, maskName, maskPhone, presentPatient } from './patient.presenter';
 import {
   findDuplicate,
   findOpenCenter,
   findPatient,
   insertPatientRow,
+  latestVersionIds,
   nextPatientSeq,
   pagePatients,
   softDeletePatients,
   type PatientCrfQuery,
   updatePatientRow,
+  type ListPosition,
+  type ListTotal,
   type PatientRow,
 } from './patient.repository';
 
@@ -45,6 +55,7 @@ export const PATIENT_MESSAGES = {
   idBirthMismatch: '出生日期与身份证号不一致',
   idGenderMismatch: '性别与身份证号不一致',
   piiSearch: '没有查看患者身份信息的权限，不能按身份证号或姓名查询',
+  badCursor: '分页游标无效，请从第一页重新查询',
 } as const;
 const M = PATIENT_MESSAGES;
 
@@ -59,6 +70,43 @@ export type EditableField =
 type AuditValues = Record<string, string | null>;
 
 export type PatientService = ReturnType<typeof createPatientService>;
+
+/**
+ * The totals of patient lists (scope and filters, keyed by project id) counted in the last 30 seconds: paging through
+ * a list counts it once, not on every click. Whatever adds, edits or removes patients calls forgetPatientListTotals
+ * (this service does; so must an import); a change made by another server instance shows in a total within 30 seconds
+ * (the rows themselves are always read fresh).
+ */
+const totals = new Map<string, { total: ListTotal; until: number }>();
+export function forgetPatientListTotals(): void {
+  totals.clear();
+}
+
+/** `nextCursor`: the last row's position and the list it belongs to, base64url JSON (not a secret, not trusted). */
+function encodeListCursor(at: ListPosition, listKey: string): string {
+  return Buffer.from(JSON.stringify({ s: at.seq, n: at.isNull ? 1 : 0, k: listKey })).toString('base64url');
+}
+
+/** The position of a cursor of this list; a malformed cursor is a 400, another list's is ignored. */
+function decodeListCursor(cursor: string, listKey: string): ListPosition | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  const c = parsed as { s?: unknown; n?: unknown; k?: unknown } | undefined;
+  if (
+    typeof c !== 'object' ||
+    c === null ||
+    !Number.isInteger(c.s) ||
+    (c.s as number) < 1 ||
+    (c.n !== 0 && c.n !== 1) ||
+    typeof c.k !== 'string'
+  )
+    throw new AppError(400, M.badCursor, [{ path: 'cursor', message: M.badCursor }]);
+  return c.k === listKey ? { seq: c.s as number, isNull: c.n === 1 } : undefined;
+}
 
 /** The demographics of a patient as its edits compare them (identity number and phone decrypted). */
 export type PatientValues = Record<EditableField, string | null>;
@@ -95,6 +143,20 @@ export function identityIssues(v: {
 export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys }) {
   const { db, clock, keys } = deps;
   const hasPii = (scope: ProjectScope) => scope.permissions.includes(PERMISSIONS.patientPii);
+  /** Published versions are immutable: parsed once, and their list fields computed once per set of version ids. */
+  const definitions = createDefinitionCache();
+  const listFields = new Map<string, ListField[]>();
+  const countedOnce =
+    (key: string) =>
+    async (count: () => Promise<ListTotal>): Promise<ListTotal> => {
+      const now = clock.now().getTime();
+      const hit = totals.get(key);
+      if (hit && hit.until > now) return hit.total;
+      const total = await count();
+      totals.set(key, { total, until: now + 30_000 });
+      if (totals.size > 1000) totals.delete(totals.keys().next().value ?? '');
+      return total;
+    };
 
   async function visible(scope: ProjectScope, id: string, executor: Executor = db): Promise<PatientRow> {
     const row = isUuid(id) ? await findPatient(executor, scope, id) : undefined;
@@ -197,6 +259,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
     ctx: AuditContext,
     now: Date,
   ): Promise<{ id: string; patientNo: string }> {
+    forgetPatientListTotals(); // and again after the commit: the callers do
     const facts = input.idNumber ? idNumberFacts(input.idNumber) : null;
     const seq = await nextPatientSeq(tx, scope.rootProjectId);
     const patientNo = `${center.code}-${String(seq).padStart(4, '0')}`;
@@ -300,6 +363,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
     ctx: AuditContext,
     now: Date,
   ): Promise<void> {
+    forgetPatientListTotals(); // and again after the commit: the callers do
     const { before, old, next, changed } = plan;
     const set: Partial<typeof patients.$inferInsert> = {};
     for (const k of changed) {
@@ -340,15 +404,21 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
    * sub-project), the checked `fieldFilters` and `field:<key>` sort (400 naming a key that is not a list field; a
    * dictionary code must be an enabled option of its list).
    */
-  async function listQuery(scope: ProjectScope, q: PageInput, pii: boolean): Promise<PatientCrfQuery> {
-    const definitions: Definition[] = [];
-    const own = await latestVersion(db, { tenantId: scope.tenantId, projectId: scope.projectId });
-    if (own) definitions.push(own.definition);
-    if (scope.rootProjectId !== scope.projectId) {
-      const parent = await latestVersion(db, { tenantId: scope.tenantId, projectId: scope.rootProjectId });
-      if (parent) definitions.push(parent.definition);
+  async function listQuery(
+    scope: ProjectScope,
+    q: PageInput,
+    pii: boolean,
+    ids: readonly string[],
+  ): Promise<PatientCrfQuery> {
+    // The immutable versions and their list fields from memory.
+    const fieldsKey = ids.join(',');
+    let fields = listFields.get(fieldsKey);
+    if (!fields) {
+      const versions = await definitions.load(db, scope.tenantId, ids);
+      fields = listColumnFields(ids.flatMap((id) => versions.get(id)?.definition ?? []));
+      listFields.set(fieldsKey, fields);
+      if (listFields.size > 200) listFields.delete(listFields.keys().next().value ?? '');
     }
-    const fields = listColumnFields(definitions);
     const checked = checkFieldQuery(fields, q.fieldFilters ?? [], q.sortField, pii);
     if (checked.dictCodes.length > 0) {
       const known = await existingDictOptions(db, scope.tenantId, checked.dictCodes);
@@ -380,12 +450,39 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
         enrolDateFrom: q.enrolDateFrom,
         enrolDateTo: q.enrolDateTo,
       };
-      const crf = await listQuery(scope, q, pii);
+      // The ids of the latest published versions: read with the session, else while the transaction begins.
+      const known = auth.currentProject?.id === scope.projectId ? auth.currentProject.latestVersionIds : undefined;
+      const versionIds = known
+        ? Promise.resolve(known)
+        : latestVersionIds(
+            db,
+            scope.tenantId,
+            scope.rootProjectId !== scope.projectId ? [scope.projectId, scope.rootProjectId] : [scope.projectId],
+          );
+      versionIds.catch(() => undefined); // awaited in the transaction; never an unhandled rejection meanwhile
       const sortField = PATIENT_SORT_FIELDS.find((f) => f === q.sortField);
-      const paging = { current: q.current, size: q.size, sortField, sortOrder: q.sortOrder };
+      // A cursor belongs to one list: the scope, filters and sort it was made for (else ignored: OFFSET paging).
+      const listKey = createHash('sha256')
+        .update(
+          JSON.stringify([
+            scope.projectId,
+            scope.centerId,
+            filter,
+            q.fieldFilters ?? [],
+            q.sortField ?? 'createdAt',
+            q.sortOrder ?? 'desc',
+          ]),
+        )
+        .digest('base64url')
+        .slice(0, 12);
+      const after = q.cursor && q.current > 1 ? decodeListCursor(q.cursor, listKey) : undefined;
+      const totalKey = JSON.stringify([scope.projectId, scope.centerId, filter, q.fieldFilters ?? []]);
+      const paging = { current: q.current, size: q.size, sortField, sortOrder: q.sortOrder, after };
       // The read and its audit event share one transaction: no unmasked page leaves without its event.
-      const { records, total, values } = await db.transaction(async (tx) => {
-        const result = await pagePatients(tx, scope, filter, paging, crf);
+      let crf: PatientCrfQuery = { fields: [], conditions: [] };
+      const { records, total, totalExact, next, values } = await db.transaction(async (tx) => {
+        crf = await listQuery(scope, q, pii, await versionIds);
+        const result = await pagePatients(tx, scope, filter, paging, crf, countedOnce(totalKey));
         if (pii && result.records.length > 0)
           await piiRead(
             tx,
@@ -402,6 +499,8 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
           fields: pickFieldValues(crf.fields, values.get(r.id) ?? new Map(), pii),
         })),
         total,
+        totalExact,
+        nextCursor: next ? encodeListCursor(next, listKey) : null,
         current: q.current,
         size: q.size,
       };
@@ -431,6 +530,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       const { id } = await onUniqueViolation(scope, dup, undefined, () =>
         db.transaction((tx) => insertPatient(tx, scope, center, input, ctx, now)),
       );
+      forgetPatientListTotals();
       return presentPatient(await visible(scope, id), keys, hasPii(scope));
     },
 
@@ -452,6 +552,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       await onUniqueViolation(scope, dup, before.id, () =>
         db.transaction((tx) => writeUpdate(tx, scope, plan, input.rowVersion, ctx, now)),
       );
+      forgetPatientListTotals();
       return presentPatient(await visible(scope, before.id), keys, hasPii(scope));
     },
 
@@ -486,6 +587,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
           );
         return rows.length;
       });
+      forgetPatientListTotals();
       return { deleted };
     },
   };

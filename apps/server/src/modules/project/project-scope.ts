@@ -23,11 +23,17 @@ export type ProjectScope = {
 /** The current project's scope, or 404 '请先选择项目' when the session has none (or it is no longer visible). */
 export async function requireProjectScope(db: Executor, auth: AuthContext): Promise<ProjectScope> {
   if (!auth.projectId) throw new AppError(404, ERROR_MESSAGES.noCurrentProject);
-  const [row] = await db
-    .select({ id: projects.id, parentId: projects.parentId })
-    .from(projects)
-    .where(and(eq(projects.tenantId, auth.tenantId), eq(projects.id, auth.projectId)))
-    .limit(1);
+  // The session lookup already found the project (one query per request); other contexts look it up.
+  const [row] =
+    auth.currentProject !== undefined
+      ? auth.currentProject && auth.currentProject.id === auth.projectId
+        ? [auth.currentProject]
+        : []
+      : await db
+          .select({ id: projects.id, parentId: projects.parentId })
+          .from(projects)
+          .where(and(eq(projects.tenantId, auth.tenantId), eq(projects.id, auth.projectId)))
+          .limit(1);
   // A member removed since entering the project (no role left) is treated as having no current project.
   if (!row || auth.projectPermissions.length === 0) throw new AppError(404, ERROR_MESSAGES.noCurrentProject);
   return {

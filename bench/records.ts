@@ -1,0 +1,662 @@
+/**
+ * Patient-record benchmarks P1–P3 of quality.md, each figure of our code next to the raw SQL of the same work measured
+ * in the same run, on the benchmark data set of `npm run seed:bench`:
+ *
+ * - P1 patient list page: 20 rows, tenant + center scoped (a center's data-entry user), filtered (status), sorted
+ *   (enrolment date, newest first); page 1 and page 2,000. Latency p50/p95 at concurrency 1. Target: p50 ≤ 2× raw.
+ * - P2 patient detail with the audit of the read (`GET patient-info/{id}` with `patient.pii`: decrypt + audit row).
+ *   Throughput at concurrency 4. Target: ≥ 0.35× raw.
+ * - P3 form save (`POST form-record/save`: validate, JSONB write, version check, history, audit). Rate at
+ *   concurrency 4. Target: ≥ 0.5× a raw single-row UPDATE.
+ *
+ * "Raw" is hand-written SQL on a plain pg pool doing the database work the same answer needs under our rules (the rows,
+ * and for reads of identified data the audit row in the same transaction): no HTTP, session, scope, ORM, validation,
+ * decryption or serialisation. The ratio is then the cost of our code, which holds on a noisy machine.
+ *
+ * Our side runs through the real application: `buildApp` with `app.inject`, signed in with a real password login and
+ * session (`POST auth/login`, `GET web-project/change`). inject runs the whole Fastify lifecycle (routing, access hook,
+ * zod validation, handler, serialisation) without a socket: on 2 shared cores a separate HTTP load generator (e.g.
+ * autocannon) would compete with the server and PostgreSQL for CPU and measure the kernel's loopback more than our
+ * code. Both sides keep the same number of requests in flight from one Node process.
+ *
+ * Databases: `BENCH_TARGETS` (default `embedded,pg`) × `BENCH_SIZES` (default `100000`; the full run
+ * `BENCH_SIZES=100000,1000000`). Each is seeded once and reused: embedded clusters under
+ * `.tmp/bench/embedded-<N>/data`, databases `registry_bench_<N>` on `BENCH_PG_URL` (default the machine's PostgreSQL,
+ * postgres://postgres@127.0.0.1:5432/postgres); re-seeded when BENCH_SEED_VERSION changes. `BENCH_SECONDS` (default 3)
+ * is the length of one throughput round. Prints a table and writes JSON to bench/results/. Asserts nothing.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { API_BASE, APP_CODE } from '@registry/shared/constants';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config/config';
+import { BENCH_FORM_KEYS } from '../apps/server/src/db/bench-seed/bench-definition';
+import {
+  BENCH_PASSWORD,
+  BENCH_PROJECT_CODE,
+  BENCH_SEED_VERSION,
+  BENCH_TENANT_CODE,
+  BENCH_USERNAMES,
+} from '../apps/server/src/db/bench-seed/bench-seed';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../apps/server/src/db/embedded-postgres';
+import { runMigrations } from '../apps/server/src/db/migrate';
+import { closePool, createPool } from '../apps/server/src/db/pool';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TMP = path.join(ROOT, '.tmp', 'bench');
+const SIZES = (process.env.BENCH_SIZES ?? '100000').split(',').map((s) => Number(s.trim().replace(/_/g, '')));
+const TARGETS = (process.env.BENCH_TARGETS ?? 'embedded,pg').split(',').map((s) => s.trim()) as Target[];
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ROUND_MS = Number(process.env.BENCH_SECONDS ?? 3) * 1000;
+const CONCURRENCY = 4;
+const LATENCY_RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 150);
+/** `BENCH_ONLY=P1,P3` runs some of the benchmarks (default all). */
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'P1,P2,P3').split(',').map((s) => s.trim()));
+const quiet = { info: () => undefined, warn: () => undefined, error: (m: string) => process.stderr.write(`${m}\n`) };
+
+type Target = 'embedded' | 'pg';
+type Manifest = {
+  version: number;
+  patients: number;
+  records: number;
+  seconds: { setup: number; load: number; indexes: number; vacuum: number; total: number };
+  seededAt: string;
+};
+type Metric = {
+  id: string;
+  metric: string;
+  unit: 'ms' | 'req/s';
+  ours: number;
+  raw: number;
+  /** ours / raw: a latency ratio (lower is better) or a throughput ratio (higher is better). */
+  ratio: number;
+  target: string;
+  verdict: 'ok' | 'MISSED' | 'info';
+};
+
+for (const s of SIZES) if (!Number.isInteger(s) || s < 1) throw new Error(`BENCH_SIZES: ${s} 不是正整数`);
+for (const t of TARGETS) if (t !== 'embedded' && t !== 'pg') throw new Error(`BENCH_TARGETS: 未知的数据库 ${t}`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+function dbUrl(admin: string, database: string): string {
+  const url = new URL(admin);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function pgKeys(dir: string): Promise<{ PHI_ENCRYPTION_KEY: string; PHI_BLIND_INDEX_KEY: string }> {
+  const file = path.join(dir, 'keys.json');
+  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as Awaited<ReturnType<typeof pgKeys>>;
+  const keys = {
+    PHI_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PHI_BLIND_INDEX_KEY: randomBytes(32).toString('base64'),
+  };
+  await writeFile(file, JSON.stringify(keys), { mode: 0o600 });
+  return keys;
+}
+
+/** Runs the generator as `npm run seed:bench` would, echoing its progress; answers its JSON summary. */
+function runSeed(size: number, env: Record<string, string>): Promise<Manifest> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'apps/server/scripts/seed-bench.ts'), '--patients', String(size)],
+      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let last = '';
+    let buffered = '';
+    child.stdout.on('data', (d: Buffer) => {
+      buffered += d.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const l of lines) {
+        if (l.startsWith('{')) last = l;
+        else process.stdout.write(`  ${l}\n`);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`seed:bench 失败（退出码 ${code}）`));
+      const report = JSON.parse(last) as Omit<Manifest, 'seededAt'>;
+      resolve({
+        version: report.version,
+        patients: report.patients,
+        records: report.records,
+        seconds: report.seconds,
+        seededAt: new Date().toISOString(),
+      });
+    });
+  });
+}
+
+async function readManifest(dir: string): Promise<Manifest | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+type Database = { url: string; env: Record<string, string>; manifest: Manifest; stop: () => Promise<void> };
+
+/** The seeded database of a target and size: reused when its manifest matches, else (re)created and seeded. */
+async function openDatabase(target: Target, size: number): Promise<Database> {
+  const dir = path.join(TMP, `${target}-${size}`);
+  await mkdir(dir, { recursive: true });
+  let manifest = await readManifest(dir);
+  const fresh = manifest?.version === BENCH_SEED_VERSION && manifest.patients === size;
+  if (target === 'pg') {
+    const database = `registry_bench_${size}`;
+    const env = { ...(await pgKeys(dir)), DATABASE_URL: dbUrl(PG_ADMIN_URL, database) };
+    if (!fresh) {
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${database}`);
+      await admin.query(`CREATE DATABASE ${database}`);
+      await admin.end();
+      console.log(`生成 ${database}（${size.toLocaleString('en-US')} 名患者）…`);
+      manifest = await runSeed(size, env);
+      await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    }
+    if (!manifest) throw new Error('manifest missing');
+    // A migration added since the seed (e.g. an index) applies here, as at a server start.
+    await runMigrations(env.DATABASE_URL, { logger: quiet });
+    return { url: env.DATABASE_URL, env, manifest, stop: async () => undefined };
+  }
+  const dataDir = path.join(dir, 'data');
+  if (!fresh) {
+    await rm(dataDir, { recursive: true, force: true });
+    console.log(`生成内置数据库 ${dataDir}（${size.toLocaleString('en-US')} 名患者）…`);
+    manifest = await runSeed(size, {
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      EMBEDDED_PG_PORT: String(await freePort()),
+    });
+    await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  }
+  if (!manifest) throw new Error('manifest missing');
+  const embedded: EmbeddedPostgres = await startEmbeddedPostgres({
+    dataDir: path.join(dataDir, 'pg'),
+    port: await freePort(),
+    logger: quiet,
+  });
+  await runMigrations(embedded.connectionString, { logger: quiet });
+  return { url: embedded.connectionString, env: { DATA_DIR: dataDir }, manifest, stop: () => embedded.stop() };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Measuring
+
+const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+
+/** Latency at concurrency 1, ours and raw alternating call by call (drift hits both alike). */
+async function latencies(ours: (i: number) => Promise<void>, raw: (i: number) => Promise<void>, runs = LATENCY_RUNS) {
+  for (let i = 0; i < 20; i++) {
+    await ours(i);
+    await raw(i);
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    let t = performance.now();
+    await ours(i);
+    a.push(performance.now() - t);
+    t = performance.now();
+    await raw(i);
+    b.push(performance.now() - t);
+  }
+  a.sort((x, y) => x - y);
+  b.sort((x, y) => x - y);
+  return { ours: { p50: pct(a, 0.5), p95: pct(a, 0.95) }, raw: { p50: pct(b, 0.5), p95: pct(b, 0.95) } };
+}
+
+/** Completed calls per second with `CONCURRENCY` in flight for ROUND_MS. */
+async function rate(call: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  let done = 0;
+  const deadline = performance.now() + ROUND_MS;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < deadline) {
+        await call(next++);
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+/** Two rounds each, alternating ours and raw; the mean of the rounds. */
+async function rates(ours: (i: number) => Promise<void>, raw: (i: number) => Promise<void>) {
+  await rate(ours); // warm-up (JIT, caches)
+  await rate(raw);
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let round = 0; round < 2; round++) {
+    a.push(await rate(ours));
+    b.push(await rate(raw));
+  }
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  return { ours: mean(a), raw: mean(b) };
+}
+
+const latencyMetric = (id: string, metric: string, ours: number, raw: number, limit: number): Metric => ({
+  id,
+  metric,
+  unit: 'ms',
+  ours,
+  raw,
+  ratio: ours / raw,
+  target: `≤ ${limit}×`,
+  verdict: ours / raw <= limit ? 'ok' : 'MISSED',
+});
+const rateMetric = (id: string, metric: string, ours: number, raw: number, floor: number): Metric => ({
+  id,
+  metric,
+  unit: 'req/s',
+  ours,
+  raw,
+  ratio: ours / raw,
+  target: `≥ ${floor}×`,
+  verdict: ours / raw >= floor ? 'ok' : 'MISSED',
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The application side
+
+type Api = (method: 'GET' | 'POST', url: string, body?: unknown) => Promise<{ status: number; json: () => unknown }>;
+
+async function signIn(app: FastifyInstance, username: string, projectId: string): Promise<Api> {
+  const call =
+    (token?: string): Api =>
+    async (method, url, body) => {
+      const res = await app.inject({
+        method,
+        url: `${API_BASE}${url}`,
+        headers: { 'x-app-code': APP_CODE, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+      });
+      return { status: res.statusCode, json: () => res.json() };
+    };
+  const login = await call()('POST', '/auth/login', { loginType: 'password', username, password: BENCH_PASSWORD });
+  if (login.status !== 200) throw new Error(`登录 ${username} 失败：${login.status}`);
+  const token = (login.json() as { data: { token: string } }).data.token;
+  const api = call(token);
+  const change = await api('GET', `/web-project/change?projectId=${projectId}`);
+  if (change.status !== 200) throw new Error(`进入基准项目失败：${change.status}`);
+  return api;
+}
+
+function expectOk(res: { status: number; json: () => unknown }, what: string): void {
+  if (res.status !== 200) throw new Error(`${what}：HTTP ${res.status} ${JSON.stringify(res.json())}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One target and size
+
+const LIST_COLUMNS = `p.id, p.patient_no, p.name, p.gender, p.birth_date, p.hospital_no, p.id_number_enc, p.phone_enc,
+  p.center_id, c.code as center_code, c.name as center_name, p.sub_project_id, p.enrol_date, p.status, p.row_version,
+  p.created_at, p.updated_at`;
+
+async function benchOne(target: Target, size: number) {
+  const db = await openDatabase(target, size);
+  const pool = createPool(db.url, { max: 10, logger: quiet, applicationName: 'registry-bench-app' });
+  const rawPool = new pg.Pool({ connectionString: db.url, max: 10, application_name: 'registry-bench-raw' });
+  rawPool.on('error', (err) => process.stderr.write(`raw pool: ${err.message}\n`)); // an idle connection's error
+  let app: FastifyInstance | undefined;
+  try {
+    const config = loadConfig({
+      ...db.env,
+      CAPTCHA_ENABLED: 'false',
+      LOG_LEVEL: 'silent',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+      SEED_DEMO: 'false',
+    });
+    // The embedded target reads its keys from DATA_DIR (as `npm start`); the app gets its pool, not a URL.
+    if (target === 'embedded') config.databaseUrl = undefined;
+    app = await buildApp({ config, pool, logger: false });
+    await app.ready();
+
+    const scope = await rawPool.query<{ tenant_id: string; project_id: string; center_id: string; user_id: string }>(
+      `select p.tenant_id, p.id as project_id, c.id as center_id, u.id as user_id
+         from projects p join tenants t on t.id = p.tenant_id
+         join centers c on c.project_id = p.id and c.code = 'C01'
+         join users u on u.tenant_id = t.id and u.username = $3
+        where t.code = $1 and p.code = $2`,
+      [BENCH_TENANT_CODE, BENCH_PROJECT_CODE, BENCH_USERNAMES.entry('C01')],
+    );
+    const s = scope.rows[0];
+    if (!s) throw new Error('基准项目不存在');
+    const counted = await rawPool.query<{ n: number }>(
+      'select count(*)::int as n from patients where project_id = $1 and deleted_at is null',
+      [s.project_id],
+    );
+    if (counted.rows[0]?.n !== size) throw new Error(`基准项目应有 ${size} 名患者，实际 ${counted.rows[0]?.n}`);
+    const api = await signIn(app, BENCH_USERNAMES.entry('C01'), s.project_id);
+    const metrics: Metric[] = [];
+
+    // ---- P1: the list page
+    const listWhere = `p.tenant_id = $1 and p.project_id = $2 and p.center_id = $3 and p.deleted_at is null
+      and p.status = 'enrolled'`;
+    const rawPage = async (offset: number, enrolTo = '9999-12-31') => {
+      const client = await rawPool.connect();
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query<{ id: string }>(
+          `select ${LIST_COLUMNS} from patients p join centers c on c.id = p.center_id where ${listWhere}
+             and p.enrol_date <= $5 order by p.enrol_date desc nulls last, p.seq desc limit 20 offset $4`,
+          [s.tenant_id, s.project_id, s.center_id, offset, enrolTo],
+        );
+        await client.query(
+          `insert into audit_events (tenant_id, actor_id, action, entity_type, new_value, request_id, ip)
+           values ($1, $2, 'patient.pii_read', 'patient', $3, 'bench', '127.0.0.1')`,
+          [s.tenant_id, s.user_id, JSON.stringify({ patientIds: rows.map((r) => r.id) })],
+        );
+        await client.query('COMMIT');
+        if (rows.length !== 20) throw new Error(`raw page returned ${rows.length} rows`);
+      } finally {
+        client.release();
+      }
+    };
+    const listBody = { size: 20, status: 'enrolled', sortField: 'enrolDate', sortOrder: 'desc' };
+    type ListAnswer = { data: { records: { id: string }[]; nextCursor: string | null } };
+    const ourPage = async (current: number, cursor?: string) => {
+      const res = await api('POST', '/patient-info/page', { ...listBody, current, ...(cursor ? { cursor } : {}) });
+      expectOk(res, 'patient-info/page');
+      return res.json() as ListAnswer;
+    };
+    // Page 2,000, or the last page when the data set has fewer (100,000 patients: a center's enrolled patients fill ~900).
+    const matching = await rawPool.query<{ n: number }>(
+      `select count(*)::int as n from patients p where ${listWhere}`,
+      [s.tenant_id, s.project_id, s.center_id],
+    );
+    const deepPage = Math.min(2000, Math.floor((matching.rows[0]?.n ?? 0) / 20));
+    // The cursor of the page before (as the web keeps it while paging forward), and the same position for raw SQL.
+    const before = await ourPage(deepPage - 1);
+    const cursor = before.data.nextCursor ?? undefined;
+    if (!cursor) throw new Error('P1：列表没有返回 nextCursor');
+    const lastBefore = before.data.records.at(-1)?.id;
+    const position = await rawPool.query<{ enrol_date: string; seq: number }>(
+      'select enrol_date::text, seq from patients where id = $1',
+      [lastBefore],
+    );
+    const at = position.rows[0];
+    if (!at) throw new Error('P1：找不到游标所在的行');
+    const rawKeyset = async () => {
+      const client = await rawPool.connect();
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query<{ id: string }>(
+          `select ${LIST_COLUMNS} from patients p join centers c on c.id = p.center_id where ${listWhere}
+             and (p.enrol_date, p.seq) < ($4::date, $5::int)
+            order by p.enrol_date desc nulls last, p.seq desc limit 20`,
+          [s.tenant_id, s.project_id, s.center_id, at.enrol_date, at.seq],
+        );
+        await client.query(
+          `insert into audit_events (tenant_id, actor_id, action, entity_type, new_value, request_id, ip)
+           values ($1, $2, 'patient.pii_read', 'patient', $3, 'bench', '127.0.0.1')`,
+          [s.tenant_id, s.user_id, JSON.stringify({ patientIds: rows.map((r) => r.id) })],
+        );
+        await client.query('COMMIT');
+        if (rows.length !== 20) throw new Error(`raw keyset page returned ${rows.length} rows`);
+        return rows.map((r) => r.id);
+      } finally {
+        client.release();
+      }
+    };
+    // The same rows on all sides.
+    {
+      const byOffset = (await ourPage(deepPage)).data.records.map((r) => r.id);
+      const byCursor = (await ourPage(deepPage, cursor)).data.records.map((r) => r.id);
+      const raw = await rawPool.query<{ id: string }>(
+        `select p.id from patients p where ${listWhere} order by p.enrol_date desc nulls last, p.seq desc
+          limit 20 offset $4`,
+        [s.tenant_id, s.project_id, s.center_id, (deepPage - 1) * 20],
+      );
+      const rawIds = raw.rows.map((r) => r.id).join();
+      if (byOffset.join() !== rawIds || byCursor.join() !== rawIds || (await rawKeyset()).join() !== rawIds)
+        throw new Error(`P1：第 ${deepPage} 页与原生 SQL 的行不一致`);
+    }
+    const p1 = async (label: string, ours: () => Promise<unknown>, raw: () => Promise<unknown>) => {
+      const l = await latencies(
+        async () => void (await ours()),
+        async () => void (await raw()),
+      );
+      metrics.push(latencyMetric('P1', `${label} p50`, l.ours.p50, l.raw.p50, 2));
+      metrics.push({ ...latencyMetric('P1', `${label} p95`, l.ours.p95, l.raw.p95, 2), verdict: 'info', target: '—' });
+    };
+    if (ONLY.has('P1'))
+      await p1(
+        '列表第 1 页',
+        () => ourPage(1),
+        () => rawPage(0),
+      );
+    // A new filter each call (another enrolment date bound): our total is counted, not remembered; raw SQL counts the
+    // same rows the same way (at most 100,001 index entries) besides its page.
+    let day = 0;
+    const nextBound = () => new Date(Date.UTC(2026, 9, 1) - (day++ % 3000) * 86_400_000).toISOString().slice(0, 10);
+    const ourFresh = () =>
+      api('POST', '/patient-info/page', { ...listBody, current: 1, enrolDateTo: nextBound() }).then((r) =>
+        expectOk(r, 'patient-info/page'),
+      );
+    const rawFresh = async () => {
+      const bound = nextBound();
+      await rawPool.query(
+        `select count(*) from (select 1 from patients p where ${listWhere} and p.enrol_date <= $4 limit 100001) c`,
+        [s.tenant_id, s.project_id, s.center_id, bound],
+      );
+      await rawPage(0, bound);
+    };
+    if (ONLY.has('P1')) await p1('新筛选条件的第 1 页（含计数）', ourFresh, rawFresh);
+    if (ONLY.has('P1')) await p1(`列表第 ${deepPage} 页（游标）`, () => ourPage(deepPage, cursor), rawKeyset);
+    if (ONLY.has('P1'))
+      await p1(
+        `列表第 ${deepPage} 页（仅页码）`,
+        () => ourPage(deepPage),
+        () => rawPage((deepPage - 1) * 20),
+      );
+
+    // ---- P2: the detail with the audit of the read
+    const ids = (
+      await rawPool.query<{ id: string }>(
+        `select id from patients where project_id = $1 and center_id = $2 and deleted_at is null
+          order by md5(id::text) limit 5000`,
+        [s.project_id, s.center_id],
+      )
+    ).rows.map((r) => r.id);
+    const idAt = (i: number) => ids[i % ids.length] as string;
+    const ourDetail = async (i: number) => expectOk(await api('GET', `/patient-info/${idAt(i)}`), 'patient-info/{id}');
+    const rawDetail = async (i: number) => {
+      const client = await rawPool.connect();
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query<{ id: string }>(
+          `select ${LIST_COLUMNS} from patients p join centers c on c.id = p.center_id
+            where p.tenant_id = $1 and p.project_id = $2 and p.center_id = $3 and p.deleted_at is null and p.id = $4`,
+          [s.tenant_id, s.project_id, s.center_id, idAt(i)],
+        );
+        const row = rows[0];
+        if (!row) throw new Error('raw detail: no row');
+        await client.query(
+          `insert into audit_events (tenant_id, actor_id, action, entity_type, entity_id, new_value, request_id, ip)
+           values ($1, $2, 'patient.pii_read', 'patient', $3, $4, 'bench', '127.0.0.1')`,
+          [s.tenant_id, s.user_id, row.id, JSON.stringify({ patientIds: [row.id] })],
+        );
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+    };
+    if (ONLY.has('P2')) {
+      const r = await rates(ourDetail, rawDetail);
+      metrics.push(rateMetric('P2', '患者详情（含读取审计）', r.ours, r.raw, 0.35));
+    }
+
+    // ---- P3: the form save
+    const probe = await api('POST', '/form-record/save', {});
+    if (!ONLY.has('P3')) {
+      // left out by BENCH_ONLY
+    } else if (probe.status === 404) {
+      console.log('  P3：form-record/save 尚不存在，跳过');
+    } else {
+      metrics.push(...(await benchSave(api, rawPool, s, ids)));
+    }
+
+    return { target, size, seed: db.manifest, metrics };
+  } finally {
+    await rawPool.end();
+    if (app) await app.close();
+    await closePool(pool);
+    await db.stop();
+  }
+}
+
+/**
+ * P3: saves of the vital-signs form of different patients, each sending the row version it read; our side through
+ * `POST form-record/save`, the raw side a single-row `UPDATE ... WHERE id AND row_version` (autocommit).
+ */
+async function benchSave(
+  api: Api,
+  rawPool: pg.Pool,
+  s: { project_id: string },
+  patientIds: string[],
+): Promise<Metric[]> {
+  const { rows } = await rawPool.query<{
+    id: string;
+    patient_id: string;
+    row_version: number;
+    data: Record<string, unknown>;
+    status: string;
+  }>(
+    `select id, patient_id, row_version, data, status from form_records
+      where project_id = $1 and form_key = $2 and patient_id = any($3) and deleted_at is null`,
+    [s.project_id, BENCH_FORM_KEYS.vitals, patientIds],
+  );
+  if (rows.length < 100) throw new Error('P3：可保存的表单记录不足');
+  const half = Math.floor(rows.length / 2);
+  const ourRecords = rows.slice(0, half);
+  const rawRecords = rows.slice(half);
+  const ourVersions = new Map(ourRecords.map((r) => [r.id, r.row_version]));
+  const rawVersions = new Map(rawRecords.map((r) => [r.id, r.row_version]));
+  const weightOf = (i: number) => Math.round((50 + (i % 400) / 10) * 10) / 10;
+  const ourSave = async (i: number) => {
+    const r = ourRecords[i % ourRecords.length];
+    if (!r) return;
+    const res = await api('POST', '/form-record/save', {
+      patientId: r.patient_id,
+      formKey: BENCH_FORM_KEYS.vitals,
+      instance: 1,
+      rowVersion: ourVersions.get(r.id),
+      data: { ...r.data, vs_weight: weightOf(i) },
+      action: r.status === 'draft' ? 'draft' : 'submit',
+      reason: '基准测试：复核体重',
+    });
+    expectOk(res, 'form-record/save');
+    ourVersions.set(r.id, (res.json() as { data: { rowVersion: number } }).data.rowVersion);
+  };
+  const rawSave = async (i: number) => {
+    const r = rawRecords[i % rawRecords.length];
+    if (!r) return;
+    const version = rawVersions.get(r.id) ?? 1;
+    const res = await rawPool.query(
+      `update form_records set data = $1, row_version = row_version + 1, updated_at = now()
+        where id = $2 and row_version = $3`,
+      [JSON.stringify({ ...r.data, vs_weight: weightOf(i) }), r.id, version],
+    );
+    if (res.rowCount !== 1) throw new Error('raw save: stale version');
+    rawVersions.set(r.id, version + 1);
+  };
+  const r = await rates(ourSave, rawSave);
+  return [rateMetric('P3', '表单保存（校验、版本、历史、审计）', r.ours, r.raw, 0.5)];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function fmt(n: number, unit: Metric['unit']): string {
+  return unit === 'ms' ? `${n.toFixed(2)} ms` : `${Math.round(n).toLocaleString('en-US')}/s`;
+}
+
+function printTable(title: string, metrics: Metric[]): void {
+  const width = (s: string) => [...s].reduce((w, ch) => w + (/[\u2E80-\uFFFF]/.test(ch) ? 2 : 1), 0);
+  const pad = (s: string, n: number) => s + ' '.repeat(Math.max(0, n - width(s)));
+  const lpad = (s: string, n: number) => ' '.repeat(Math.max(0, n - width(s))) + s;
+  console.log(`\n${title}`);
+  console.log(
+    `${pad('指标', 44)}${lpad('ours', 12)}${lpad('raw', 12)}${lpad('ratio', 8)}${lpad('target', 9)}  verdict`,
+  );
+  for (const m of metrics)
+    console.log(
+      `${pad(`${m.id} ${m.metric}`, 44)}${lpad(fmt(m.ours, m.unit), 12)}${lpad(fmt(m.raw, m.unit), 12)}` +
+        `${lpad(`${m.ratio.toFixed(2)}×`, 8)}${lpad(m.target, 9)}  ${m.verdict}`,
+    );
+}
+
+async function main() {
+  const started = Date.now();
+  if (process.env.BENCH_PREPARE_ONLY === '1') {
+    // Seed (or check) every database, measure nothing: `BENCH_PREPARE_ONLY=1 BENCH_SIZES=... npm run bench`.
+    for (const size of SIZES)
+      for (const target of TARGETS) {
+        const db = await openDatabase(target, size);
+        console.log(`${target} ${size}: ${JSON.stringify(db.manifest)}`);
+        await db.stop();
+      }
+    return;
+  }
+  const runs = [];
+  for (const size of SIZES)
+    for (const target of TARGETS) {
+      const t0 = Date.now();
+      const run = await benchOne(target, size);
+      const label = target === 'embedded' ? '内置 PostgreSQL' : '本机 PostgreSQL';
+      printTable(
+        `${label}，${size.toLocaleString('en-US')} 名患者（${run.seed.records.toLocaleString('en-US')} 条表单记录；` +
+          `生成用时 ${run.seed.seconds.total} 秒），本轮 ${Math.round((Date.now() - t0) / 1000)} 秒`,
+        run.metrics,
+      );
+      runs.push(run);
+    }
+  const result = {
+    generatedAt: new Date().toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+    },
+    concurrency: { latency: 1, throughput: CONCURRENCY },
+    roundSeconds: ROUND_MS / 1000,
+    runs,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+  await mkdir(path.join(ROOT, 'bench', 'results'), { recursive: true });
+  const file = path.join(ROOT, 'bench', 'results', `records-${SIZES.join('-')}.json`);
+  await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\n结果已写入 ${path.relative(ROOT, file)}（${result.seconds} 秒）`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exit(1);
+});
