@@ -51,7 +51,14 @@ function serve({
   config = null,
   rows = ROWS,
   total = rows.length,
-}: { permissions?: string[]; config?: PageConfig | null; rows?: PatientListItem[]; total?: number } = {}): Served {
+  totalExact = true,
+}: {
+  permissions?: string[];
+  config?: PageConfig | null;
+  rows?: PatientListItem[];
+  total?: number;
+  totalExact?: boolean;
+} = {}): Served {
   setToken('tok');
   useMenuStore.getState().setPersonMenu([], permissions);
   useProjectStore.getState().selectProject(PROJECT);
@@ -81,7 +88,14 @@ function serve({
     http.post(apiUrl('/patient-info/page'), async ({ request }) => {
       const body = (await request.json()) as PatientPageRequest;
       served.pages.push(body);
-      return ok({ records: rows, total, current: body.current ?? 1, size: body.size ?? 20 });
+      return ok({
+        records: rows,
+        total,
+        totalExact,
+        nextCursor: null,
+        current: body.current ?? 1,
+        size: body.size ?? 20,
+      });
     }),
     http.delete(apiUrl('/patient-info'), ({ request }) => {
       const params = new URL(request.url).searchParams;
@@ -116,6 +130,12 @@ describe('PatientListPage', { timeout: 120_000 }, () => {
     expect(screen.getByText('不详')).toBeInTheDocument();
     expect(screen.getByText('C01-0001').closest('a')).toHaveAttribute('href', `/patient/edit?id=${ROWS[0]?.id}`);
     expect(screen.getAllByText('档案')[0]?.closest('a')).toHaveAttribute('href', `/patient/file?id=${ROWS[0]?.id}`);
+  });
+
+  it('should call a total the server estimated an estimate', async () => {
+    serve({ total: 312_000, totalExact: false });
+    renderList();
+    expect(await screen.findByText('约 312000 名患者', {}, { timeout: 20_000 })).toBeInTheDocument();
   });
 
   it('should page, sort and filter on the server and keep all but identifying filters in the address', async () => {

@@ -257,7 +257,9 @@ function PatientList() {
             </>
           ) : (
             <Typography.Text type="secondary">
-              {page.data ? `共 ${page.data.total} 名患者${filtered ? '（已筛选）' : ''}` : '\u00a0'}
+              {page.data
+                ? `${page.data.totalExact ? '共' : '约'} ${page.data.total} 名患者${filtered ? '（已筛选）' : ''}`
+                : '\u00a0'}
             </Typography.Text>
           )}
           {anyMasked && (
@@ -344,7 +346,8 @@ function PatientList() {
           showSizeChanger: true,
           pageSizeOptions: PAGE_SIZES.map(String),
           showQuickJumper: true,
-          showTotal: (total, [from, to]) => `第 ${from}-${to} 条，共 ${total} 条`,
+          showTotal: (total, [from, to]) =>
+            `第 ${from}-${to} 条，${page.data?.totalExact === false ? '约' : '共'} ${total} 条`,
         }}
         onChange={onTableChange}
       />
