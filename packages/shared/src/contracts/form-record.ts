@@ -116,6 +116,37 @@ export const formRecordVO = z.object({
 });
 export type FormRecordVO = z.infer<typeof formRecordVO>;
 
+/** A record not saved yet (id null, row version 0): what the server answers before the first save, and what the edit
+ * page starts a new instance of a repeating form from (instance 0: the server numbers it on the first save). */
+export function blankRecord(head: {
+  patientId: string;
+  formKey: string;
+  instance: number;
+  versionId: string;
+  versionNo: number;
+}): FormRecordVO {
+  return {
+    id: null,
+    ...head,
+    status: 'draft',
+    rowVersion: 0,
+    data: {},
+    maskedPaths: [],
+    issues: [],
+    points: [],
+    queries: [],
+    createdAt: null,
+    updatedAt: null,
+    updatedByName: null,
+    submittedAt: null,
+    submittedByName: null,
+    verifiedAt: null,
+    verifiedByName: null,
+    lockedAt: null,
+    lockedByName: null,
+  };
+}
+
 /** One record in the patient's overview: what the form tree shows (status and completeness). */
 export const recordSummary = z.object({
   id: z.string(),

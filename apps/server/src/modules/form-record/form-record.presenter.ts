@@ -1,10 +1,11 @@
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
-import type {
-  DataQueryVO,
-  FormRecordVO,
-  RecordSummary,
-  ValueSource,
-  ValueVersionVO,
+import {
+  blankRecord,
+  type DataQueryVO,
+  type FormRecordVO,
+  type RecordSummary,
+  type ValueSource,
+  type ValueVersionVO,
 } from '@registry/shared/contracts/form-record';
 import type { FormDefinition } from '@registry/shared/forms/definition';
 import type { PublishedVersion } from './definition-cache';
@@ -89,30 +90,7 @@ export function presentBlankRecord(
   instance: number,
   version: PublishedVersion,
 ): FormRecordVO {
-  return {
-    id: null,
-    patientId,
-    formKey,
-    instance,
-    versionId: version.id,
-    versionNo: version.versionNo,
-    status: 'draft',
-    rowVersion: 0,
-    data: {},
-    maskedPaths: [],
-    issues: [],
-    points: [],
-    queries: [],
-    createdAt: null,
-    updatedAt: null,
-    updatedByName: null,
-    submittedAt: null,
-    submittedByName: null,
-    verifiedAt: null,
-    verifiedByName: null,
-    lockedAt: null,
-    lockedByName: null,
-  };
+  return blankRecord({ patientId, formKey, instance, versionId: version.id, versionNo: version.versionNo });
 }
 
 export function presentSummary(

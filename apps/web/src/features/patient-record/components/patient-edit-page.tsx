@@ -3,7 +3,7 @@ import { Button, Card, Empty, Result, Space, Spin, Typography } from 'antd';
 import { FileTextOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams, type Location } from 'react-router';
-import type { FormRecordVO, RecordSummary } from '@registry/shared/contracts/form-record';
+import { blankRecord, type FormRecordVO, type RecordSummary } from '@registry/shared/contracts/form-record';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { ProjectScope } from '../../../lib/project-scope';
@@ -24,35 +24,18 @@ import { RecordEditor, type RecordEditorHandle } from './record-editor';
 import './patient-record.css';
 
 /** A record of a form not saved yet (a new instance of a repeating form): the server numbers it on the first save. */
-export function blankRecord(
+export function newInstanceRecord(
   patientId: string,
   form: FormDefinition,
   version: { versionId: string; versionNo: number } | undefined,
 ): FormRecordVO {
-  return {
-    id: null,
+  return blankRecord({
     patientId,
     formKey: form.key,
     instance: 0,
     versionId: version?.versionId ?? '',
     versionNo: version?.versionNo ?? 0,
-    status: 'draft',
-    rowVersion: 0,
-    data: {},
-    maskedPaths: [],
-    issues: [],
-    points: [],
-    queries: [],
-    createdAt: null,
-    updatedAt: null,
-    updatedByName: null,
-    submittedAt: null,
-    submittedByName: null,
-    verifiedAt: null,
-    verifiedByName: null,
-    lockedAt: null,
-    lockedByName: null,
-  };
+  });
 }
 
 /** Every place of the tree in order (forms; instances of repeating forms), for Alt+↑ / Alt+↓. */
@@ -93,7 +76,7 @@ function RecordPane({ patientId, form, merged, selection, editorRef, onSaved, on
     !isNew,
   );
   const current = merged.versionOf.get(form.key);
-  const [blank] = useState(() => (isNew ? blankRecord(patientId, form, current) : null));
+  const [blank] = useState(() => (isNew ? newInstanceRecord(patientId, form, current) : null));
   const initial = blank ?? detail.data;
   // A record keeps the version it was entered with: a newer published version does not apply to it.
   const older = initial && initial.id !== null && current && initial.versionId !== current.versionId;
