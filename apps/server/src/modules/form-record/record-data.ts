@@ -1,5 +1,5 @@
 import type { AnyField, FieldDefinition, FormDefinition } from '@registry/shared/forms/definition';
-import { isBlankValue } from '@registry/shared/forms/record';
+import { isBlankValue, sameValue } from '@registry/shared/forms/record';
 
 /**
  * Leaf paths of a record's data, the unit of its history: a form's own field by key (`weight`, a checkbox's whole
@@ -38,22 +38,6 @@ export function leafValues(form: FormDefinition, data: Readonly<Record<string, u
   }
   for (const [key, value] of Object.entries(data)) if (!known.has(key)) take(key, value, undefined);
   return out;
-}
-
-/** Deep equality of JSON values (object key order ignored). */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => sameValue(x, b[i]));
-  }
-  if (isPlainObject(a)) {
-    if (!isPlainObject(b)) return false;
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameValue(a[k], b[k]));
-  }
-  return false;
 }
 
 export type LeafChange = { path: string; before: unknown; after: unknown };
