@@ -1,0 +1,548 @@
+import { z } from 'zod';
+import { page, pageRequest } from './envelope';
+import {
+  isIsoDate,
+  OFFSET_UNITS,
+  TASK_STATES,
+  TASK_STATUSES,
+  type OffsetUnit,
+  type TaskState,
+} from '../followup/schedule';
+
+/**
+ * Follow-up (issue 6): plans → visits → per-patient tasks → contact attempts and the visit's form records. Base
+ * `followup`. Scope as everywhere: tenant, current project and the center rule come from the session; ids outside
+ * the scope answer 404 like missing ids.
+ *
+ * - A **plan** is relative (visits at an offset from an anchor date: enrolment or a date field of the CRF) or fixed
+ *   (visits on calendar dates, given one by one or as a period: every N months, M times). Each visit has a window
+ *   (−windowBefore/+windowAfter days around its due date), the forms to fill and the contact method.
+ * - A plan is `draft` (editable, follows nobody), `active` (assigns patients and generates tasks) or `stopped`.
+ * - **Assignments** attach a plan to patients by rule (`assignMode: 'auto'`: the plan's sub-projects and/or a field
+ *   value, applied on activation, on `plan/apply` and whenever a patient or record changes) or by hand.
+ * - **Tasks**: one per assignment and visit; dates follow the schedule arithmetic of `followup/schedule.ts` (Asia/
+ *   Shanghai calendar dates). An anchor change re-schedules open tasks; done, lost and cancelled tasks never change.
+ */
+
+const id = (message: string) => z.guid(message);
+const isoDate = (message: string) => z.string().trim().refine(isIsoDate, message);
+
+export const PLAN_KINDS = ['relative', 'fixed'] as const;
+export type PlanKind = (typeof PLAN_KINDS)[number];
+export const PLAN_KIND_LABELS: Readonly<Record<PlanKind, string>> = { relative: '相对随访计划', fixed: '固定随访计划' };
+
+export const PLAN_STATUSES = ['draft', 'active', 'stopped'] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+export const PLAN_STATUS_LABELS: Readonly<Record<PlanStatus, string>> = {
+  draft: '草稿',
+  active: '启用中',
+  stopped: '已停用',
+};
+
+export const ASSIGN_MODES = ['manual', 'auto'] as const;
+export type AssignMode = (typeof ASSIGN_MODES)[number];
+export const ASSIGN_MODE_LABELS: Readonly<Record<AssignMode, string>> = { manual: '手动分配', auto: '按规则自动分配' };
+
+export const CONTACT_METHODS = ['phone', 'outpatient', 'sms', 'wechat', 'home_visit', 'mail'] as const;
+export type ContactMethod = (typeof CONTACT_METHODS)[number];
+export const CONTACT_METHOD_LABELS: Readonly<Record<ContactMethod, string>> = {
+  phone: '电话',
+  outpatient: '门诊',
+  sms: '短信',
+  wechat: '微信',
+  home_visit: '家访',
+  mail: '信函',
+};
+
+export const CONTACT_OUTCOMES = ['reached', 'no_answer', 'wrong_number', 'refused', 'deceased'] as const;
+export type ContactOutcome = (typeof CONTACT_OUTCOMES)[number];
+export const CONTACT_OUTCOME_LABELS: Readonly<Record<ContactOutcome, string>> = {
+  reached: '已联系上',
+  no_answer: '无人接听',
+  wrong_number: '号码错误',
+  refused: '拒绝随访',
+  deceased: '已死亡',
+};
+
+export { OFFSET_UNITS, TASK_STATES, TASK_STATUSES };
+export type { OffsetUnit, TaskState };
+
+/** The anchor of a relative plan: the enrolment date, or a date field (`date` type) of a non-repeating CRF form. */
+export const planAnchor = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('enrol') }),
+    z.object({
+      type: z.literal('field'),
+      formKey: z.string().trim().min(1, '请选择基准日期所在表单').max(64),
+      fieldKey: z.string().trim().min(1, '请选择基准日期字段').max(64),
+    }),
+  ],
+  '请选择基准日期',
+);
+export type PlanAnchor = z.infer<typeof planAnchor>;
+
+/** A fixed plan given as a period: `times` visits, the first on `startDate`, then every `everyMonths` months. */
+export const planPeriod = z.object({
+  startDate: isoDate('请选择首次随访日期'),
+  everyMonths: z
+    .number('请输入间隔月数')
+    .int('间隔月数须为整数')
+    .min(1, '间隔至少1个月')
+    .max(120, '间隔不能超过120个月'),
+  times: z.number('请输入随访次数').int('随访次数须为整数').min(1, '至少随访1次').max(100, '随访次数不能超过100次'),
+  /** Window of each generated visit. */
+  windowBefore: z.number().int().min(0, '窗口期不能为负数').max(365, '窗口期不能超过365天'),
+  windowAfter: z.number().int().min(0, '窗口期不能为负数').max(365, '窗口期不能超过365天'),
+  formKeys: z.array(z.string().max(64)).max(50),
+  contactMethod: z.enum(CONTACT_METHODS, '请选择随访方式'),
+});
+export type PlanPeriod = z.infer<typeof planPeriod>;
+
+/**
+ * The assignment rule of an `auto` plan: a patient follows the plan when they belong to one of `subProjectIds`
+ * (empty = any patient of the project) and, when `field` is given, the field matches (`eq`: the value equals one of
+ * `values` (a multiple choice: contains one); `filled`: the field has a value). The field is a non-repeating form's
+ * field of the published definition.
+ */
+export const planRule = z.object({
+  subProjectIds: z.array(id('请选择子项目')).max(50).default([]),
+  field: z
+    .object({
+      formKey: z.string().trim().min(1, '请选择规则字段所在表单').max(64),
+      fieldKey: z.string().trim().min(1, '请选择规则字段').max(64),
+      op: z.enum(['eq', 'filled'], '请选择规则条件'),
+      values: z.array(z.string().max(200)).max(50).default([]),
+    })
+    .nullable()
+    .optional(),
+});
+export type PlanRule = z.infer<typeof planRule>;
+
+export const visitInput = z.object({
+  /** An existing visit's id keeps its tasks when a plan is edited; a visit without id is new. */
+  id: id('访视不存在').optional(),
+  name: z.string().trim().min(1, '请输入访视名称').max(100, '访视名称不能超过100个字符'),
+  /** Relative plans. */
+  offset: z
+    .number('请输入时间间隔')
+    .int('时间间隔须为整数')
+    .min(0, '时间间隔不能为负数')
+    .max(36500)
+    .nullable()
+    .optional(),
+  offsetUnit: z.enum(OFFSET_UNITS, '请选择时间单位').nullable().optional(),
+  /** Fixed plans. */
+  fixedDate: isoDate('随访日期格式不正确').nullable().optional(),
+  windowBefore: z
+    .number('请输入窗口期')
+    .int('窗口期须为整数')
+    .min(0, '窗口期不能为负数')
+    .max(365, '窗口期不能超过365天'),
+  windowAfter: z
+    .number('请输入窗口期')
+    .int('窗口期须为整数')
+    .min(0, '窗口期不能为负数')
+    .max(365, '窗口期不能超过365天'),
+  /** Keys of forms of the published definition to fill at this visit (usually `followUp` forms). */
+  formKeys: z.array(z.string().max(64)).max(50).default([]),
+  contactMethod: z.enum(CONTACT_METHODS, '请选择随访方式'),
+});
+export type VisitInput = z.input<typeof visitInput>;
+
+/**
+ * The editable part of a plan. Relative: `anchor` and `visits` with `offset`/`offsetUnit`. Fixed: `visits` with
+ * `fixedDate`, or `period` (the server then generates the visits `第1次随访` … and ignores `visits`). 400 with the
+ * path of the offending visit when a visit lacks what its plan kind needs; visit names are unique in a plan.
+ */
+export const planInput = z.object({
+  name: z.string().trim().min(1, '请输入计划名称').max(100, '计划名称不能超过100个字符'),
+  description: z.string().trim().max(2000, '说明不能超过2000个字符').nullable().optional(),
+  kind: z.enum(PLAN_KINDS, '请选择计划类型'),
+  anchor: planAnchor.nullable().optional(),
+  period: planPeriod.nullable().optional(),
+  visits: z.array(visitInput).max(200, '访视不能超过200个').default([]),
+  assignMode: z.enum(ASSIGN_MODES, '请选择分配方式'),
+  rule: planRule.nullable().optional(),
+  /** Reminders go out this many days before a task's window opens (0 = the day it opens). */
+  remindDaysBefore: z.number().int().min(0, '提醒天数不能为负数').max(60, '提醒天数不能超过60天').default(0),
+  /** Owner of newly generated tasks (a member of the project), or null = unassigned. */
+  defaultOwnerId: id('请选择默认负责人').nullable().optional(),
+});
+export type PlanInput = z.input<typeof planInput>;
+
+/** `POST followup/plan` (`followup.config`): a new draft plan. 409 '随访计划名称已存在' on a name taken in the project. */
+export const planCreateRequest = planInput;
+/**
+ * `PUT followup/plan` (`followup.config`). `rowVersion` as read (409 '随访计划已被他人修改，请刷新后重试' when stale).
+ * When the plan has patients and the schedule changed, `reschedule` says what happens to their open tasks: true =
+ * recompute their dates, cancel those of removed visits and create tasks of new visits; false = existing tasks keep
+ * their dates (the new schedule applies to tasks generated from now on). Completed, lost and cancelled tasks are never
+ * touched. 400 '请选择是否重新安排未完成的随访任务' when the plan is in use, the schedule changed and `reschedule` is missing.
+ */
+export const planUpdateRequest = planInput.extend({
+  id: id('随访计划不存在'),
+  rowVersion: z.number().int(),
+  reschedule: z.boolean().optional(),
+});
+export type PlanUpdateRequest = z.input<typeof planUpdateRequest>;
+
+export const planIdRequest = z.object({ id: id('随访计划不存在') });
+export const planIdQuery = z.object({ id: z.string().max(64, '随访计划不存在') });
+/** `POST followup/plan/stop` (`followup.config`): no more assignments; `cancelOpenTasks` closes their open tasks. */
+export const planStopRequest = planIdRequest.extend({ cancelOpenTasks: z.boolean().default(false) });
+
+export const visitVO = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  name: z.string(),
+  offset: z.number().int().nullable(),
+  offsetUnit: z.enum(OFFSET_UNITS).nullable(),
+  fixedDate: z.string().nullable(),
+  windowBefore: z.number().int(),
+  windowAfter: z.number().int(),
+  formKeys: z.array(z.string()),
+  contactMethod: z.enum(CONTACT_METHODS),
+});
+export type VisitVO = z.infer<typeof visitVO>;
+
+export const planVO = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  kind: z.enum(PLAN_KINDS),
+  status: z.enum(PLAN_STATUSES),
+  anchor: planAnchor.nullable(),
+  /** '入组日期' or '<form title> · <field label>'. */
+  anchorLabel: z.string().nullable(),
+  period: planPeriod.nullable(),
+  visits: z.array(visitVO),
+  assignMode: z.enum(ASSIGN_MODES),
+  rule: planRule.nullable(),
+  remindDaysBefore: z.number().int(),
+  defaultOwnerId: z.string().nullable(),
+  defaultOwnerName: z.string().nullable(),
+  /** Patients following the plan (active assignments). */
+  patientCount: z.number().int(),
+  openTaskCount: z.number().int(),
+  overdueTaskCount: z.number().int(),
+  rowVersion: z.number().int(),
+  createdByName: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PlanVO = z.infer<typeof planVO>;
+
+/** `GET followup/plan/list` (`followup.list`): the current project's plans, newest first. */
+export const planListResponse = z.array(planVO);
+
+/** `POST followup/plan/activate` and `POST followup/plan/apply` (`followup.config`): what the rule run did. */
+export const planApplyResponse = z.object({
+  assigned: z.number().int(),
+  tasksCreated: z.number().int(),
+  /** Assigned patients whose anchor date is still blank: their tasks appear when it is entered. */
+  waitingForAnchor: z.number().int(),
+});
+export type PlanApplyResponse = z.infer<typeof planApplyResponse>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Assignments
+// ---------------------------------------------------------------------------------------------------------------
+
+export const ASSIGNMENT_SOURCES = ['rule', 'manual'] as const;
+export const assignmentVO = z.object({
+  id: z.string(),
+  planId: z.string(),
+  patientId: z.string(),
+  patientNo: z.string(),
+  /** Masked without `patient.pii`. */
+  patientName: z.string(),
+  centerName: z.string(),
+  source: z.enum(ASSIGNMENT_SOURCES),
+  status: z.enum(['active', 'stopped']),
+  anchorDate: z.string().nullable(),
+  tasksDone: z.number().int(),
+  tasksTotal: z.number().int(),
+  createdAt: z.string(),
+});
+export type AssignmentVO = z.infer<typeof assignmentVO>;
+
+/** `POST followup/assignment/page` (`followup.list`): the patients of a plan. */
+export const assignmentPageRequest = pageRequest.extend({
+  planId: id('随访计划不存在'),
+  keyword: z.string().trim().max(50, '关键字不能超过50个字符').optional(),
+});
+export const assignmentPageResponse = page(assignmentVO);
+
+/**
+ * `POST followup/assignment/add` (`followup.config`): attach an active plan to patients by hand (409 '随访计划未启用'
+ * otherwise). Patients already following it are skipped; a stopped assignment is resumed.
+ */
+export const assignmentAddRequest = z.object({
+  planId: id('随访计划不存在'),
+  patientIds: z.array(id('患者不存在')).min(1, '请选择患者').max(500, '一次最多选择500名患者'),
+});
+export const assignmentAddResponse = planApplyResponse.extend({ skipped: z.number().int() });
+
+/** `POST followup/assignment/remove` (`followup.config`): stop following; open tasks are cancelled with the reason. */
+export const assignmentRemoveRequest = z.object({
+  planId: id('随访计划不存在'),
+  patientIds: z.array(id('患者不存在')).min(1, '请选择患者').max(500, '一次最多选择500名患者'),
+  reason: z.string().trim().min(1, '请输入原因').max(500, '原因不能超过500个字符'),
+});
+export const countResponse = z.object({ count: z.number().int() });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tasks: the worklist
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Filters shared by the worklist page, its counts and its export. */
+export const taskFilter = z.object({
+  /** A user id, `me` (the caller) or `none` (unassigned). */
+  owner: z.union([z.literal('me'), z.literal('none'), id('负责人不存在')]).optional(),
+  centerId: id('请选择中心').optional(),
+  planId: id('请选择随访计划').optional(),
+  visitId: id('请选择访视').optional(),
+  patientId: id('患者不存在').optional(),
+  /** Patient number, hospital number, or (with `patient.pii`) name. */
+  keyword: z.string().trim().max(50, '关键字不能超过50个字符').optional(),
+  /** Due date range. */
+  dueFrom: isoDate('日期格式不正确').optional(),
+  dueTo: isoDate('日期格式不正确').optional(),
+});
+export type TaskFilter = z.input<typeof taskFilter>;
+
+/**
+ * `POST followup/task/page` (`followup.list`). `state` per `taskState` on today's Asia/Shanghai date; default order:
+ * due and overdue by window end ascending (most urgent first), upcoming by window start, done and lost by the latest
+ * close first.
+ */
+export const taskPageRequest = pageRequest.extend({ ...taskFilter.shape, state: z.enum(TASK_STATES).optional() });
+export type TaskPageRequest = z.input<typeof taskPageRequest>;
+
+export const taskListItem = z.object({
+  id: z.string(),
+  patientId: z.string(),
+  patientNo: z.string(),
+  /** Masked without `patient.pii`. */
+  patientName: z.string(),
+  gender: z.string().nullable(),
+  /** Masked without `patient.pii`; null when none is on file. */
+  phone: z.string().nullable(),
+  centerId: z.string(),
+  centerName: z.string(),
+  planId: z.string(),
+  planName: z.string(),
+  visitId: z.string(),
+  visitName: z.string(),
+  contactMethod: z.enum(CONTACT_METHODS),
+  dueDate: z.string(),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+  status: z.enum(TASK_STATUSES),
+  state: z.enum(TASK_STATES),
+  ownerId: z.string().nullable(),
+  ownerName: z.string().nullable(),
+  attempts: z.number().int(),
+  lastContactAt: z.string().nullable(),
+  lastOutcome: z.enum(CONTACT_OUTCOMES).nullable(),
+  closedAt: z.string().nullable(),
+  closedReason: z.string().nullable(),
+  rowVersion: z.number().int(),
+});
+export type TaskListItem = z.infer<typeof taskListItem>;
+export const taskPageResponse = page(taskListItem);
+
+/** `POST followup/task/counts` (`followup.list`): per state under the same filters (the worklist's tabs). */
+export const taskCountsRequest = taskFilter;
+export const taskCountsResponse = z.object({
+  due: z.number().int(),
+  upcoming: z.number().int(),
+  overdue: z.number().int(),
+  done: z.number().int(),
+  lost: z.number().int(),
+  /** Open tasks whose due date is today. */
+  dueToday: z.number().int(),
+});
+export type TaskCounts = z.infer<typeof taskCountsResponse>;
+
+/**
+ * `POST followup/task/assign` (`followup.edit`): set the owner of open tasks (null = unassigned). The owner must be an
+ * active member of the project (400 '负责人须为项目成员'); closed tasks in the list are skipped.
+ */
+export const taskAssignRequest = z.object({
+  taskIds: z.array(id('随访任务不存在')).min(1, '请选择随访任务').max(500, '一次最多分配500条随访任务'),
+  ownerId: id('请选择负责人').nullable(),
+});
+
+/**
+ * `POST followup/task/export` (`followup.list`): the filtered worklist as an Excel file (`随访列表-<date>.xlsx`), at
+ * most 10,000 rows; identity data masked without `patient.pii`; audited as an export.
+ */
+export const taskExportRequest = taskFilter.extend({ state: z.enum(TASK_STATES).optional() });
+
+// ---------------------------------------------------------------------------------------------------------------
+// The follow-up record of one task
+// ---------------------------------------------------------------------------------------------------------------
+
+export const contactVO = z.object({
+  id: z.string(),
+  taskId: z.string(),
+  contactedAt: z.string(),
+  method: z.enum(CONTACT_METHODS),
+  outcome: z.enum(CONTACT_OUTCOMES),
+  note: z.string().nullable(),
+  createdByName: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ContactVO = z.infer<typeof contactVO>;
+
+/** A form of the visit and the record filled for this task (null when not started). */
+export const taskFormVO = z.object({
+  formKey: z.string(),
+  title: z.string(),
+  /** The record of this task (repeating forms get one instance per task; other forms are the patient's one record). */
+  record: z
+    .object({
+      id: z.string(),
+      instance: z.number().int(),
+      versionId: z.string(),
+      status: z.enum(['draft', 'submitted', 'verified', 'locked']),
+      data: z.record(z.string(), z.unknown()),
+      rowVersion: z.number().int(),
+      updatedAt: z.string(),
+    })
+    .nullable(),
+});
+export type TaskFormVO = z.infer<typeof taskFormVO>;
+
+export const taskDetailVO = z.object({
+  task: taskListItem,
+  patient: z.object({
+    id: z.string(),
+    patientNo: z.string(),
+    name: z.string(),
+    gender: z.string().nullable(),
+    birthDate: z.string().nullable(),
+    phone: z.string().nullable(),
+    enrolDate: z.string().nullable(),
+    status: z.string(),
+    deathDate: z.string().nullable(),
+    deathCause: z.string().nullable(),
+    lostAt: z.string().nullable(),
+    lostReason: z.string().nullable(),
+  }),
+  plan: z.object({ id: z.string(), name: z.string(), anchorLabel: z.string().nullable() }),
+  visit: visitVO,
+  /** Newest first. */
+  contacts: z.array(contactVO),
+  /** The published version the visit's forms render with (`GET project-form-version/published`). */
+  versionId: z.string().nullable(),
+  forms: z.array(taskFormVO),
+  /** The patient's other tasks of every plan, by due date (a short timeline on the page). */
+  otherTasks: z.array(taskListItem.pick({ id: true, planName: true, visitName: true, dueDate: true, state: true })),
+});
+export type TaskDetailVO = z.infer<typeof taskDetailVO>;
+
+/** `GET followup/task/detail?id=` (`followup.list`). */
+export const taskIdQuery = z.object({ id: z.string().max(64, '随访任务不存在') });
+
+/**
+ * `POST followup/task/contact` (`followup.edit`): record a contact attempt (append-only). `contactedAt` may not lie in
+ * the future (400 '联系时间不能晚于当前时间'). Outcome `deceased` does not close anything by itself: the page then asks
+ * for the death date (`followup/patient/death`).
+ */
+export const contactCreateRequest = z.object({
+  taskId: id('随访任务不存在'),
+  contactedAt: z.iso.datetime({ offset: true, message: '请选择联系时间' }),
+  method: z.enum(CONTACT_METHODS, '请选择联系方式'),
+  outcome: z.enum(CONTACT_OUTCOMES, '请选择联系结果'),
+  note: z.string().trim().max(1000, '备注不能超过1000个字符').nullable().optional(),
+});
+export type ContactCreateRequest = z.input<typeof contactCreateRequest>;
+
+/**
+ * `POST followup/task/form/save` (`followup.edit`): save (draft) or submit one of the visit's forms through the record
+ * writer (same rules as `form-record/save`: hard errors 400 with the field paths, soft ones raise queries, `rowVersion`
+ * 409 never overwrites, `reason` required once submitted). 400 '该表单不属于本次访视' for other forms; 409
+ * '随访任务已关闭' when the task is not open.
+ */
+export const taskFormSaveRequest = z.object({
+  taskId: id('随访任务不存在'),
+  formKey: z.string().max(64),
+  /** The version the data was checked against (the detail's `versionId`). */
+  versionId: id('表单版本不存在'),
+  data: z.record(z.string(), z.unknown()),
+  /** Null for a first save. */
+  rowVersion: z.number().int().nullable(),
+  submit: z.boolean().default(false),
+  reason: z.string().trim().max(500, '修改原因不能超过500个字符').optional(),
+});
+export type TaskFormSaveRequest = z.input<typeof taskFormSaveRequest>;
+
+/**
+ * `POST followup/task/complete` (`followup.edit`): the visit is done. 409 '请先提交本次访视的表单：<titles>' while a
+ * visit form is not submitted; 409 '请先记录一次成功联系' when no contact reached the patient and the visit is not an
+ * outpatient visit. Closes the task (status `done`).
+ */
+export const taskCompleteRequest = z.object({ taskId: id('随访任务不存在'), rowVersion: z.number().int() });
+
+/** `POST followup/task/reopen` (`followup.edit`): a done or lost task back to open, with a reason (audited). */
+export const taskReopenRequest = z.object({
+  taskId: id('随访任务不存在'),
+  reason: z.string().trim().min(1, '请输入原因').max(500, '原因不能超过500个字符'),
+});
+
+/**
+ * `POST followup/task/lost` (`followup.edit`): lost to follow-up. `wholePatient` marks the patient lost (reason and
+ * time on the patient) and closes all their open tasks as lost; otherwise only this task.
+ */
+export const taskLostRequest = z.object({
+  taskId: id('随访任务不存在'),
+  reason: z.string().trim().min(1, '请输入失访原因').max(500, '失访原因不能超过500个字符'),
+  wholePatient: z.boolean().default(false),
+});
+
+/**
+ * `POST followup/patient/death` (`followup.edit`): the patient died on `deathDate` (not in the future, not before
+ * birth) of `cause`. Sets the patient's status to `deceased`, cancels their open tasks ('患者已死亡'), audited.
+ */
+export const patientDeathRequest = z.object({
+  patientId: id('患者不存在'),
+  deathDate: isoDate('请输入死亡日期'),
+  cause: z.string().trim().min(1, '请输入死亡原因').max(500, '死亡原因不能超过500个字符'),
+});
+
+/** `GET followup/patient/timeline?patientId=` (`followup.list`): the patient's tasks with their contacts (patient file). */
+export const patientTimelineQuery = z.object({ patientId: z.string().max(64, '患者不存在') });
+export const patientTimelineResponse = z.array(taskListItem.extend({ contacts: z.array(contactVO) }));
+export type PatientTimelineItem = z.infer<typeof patientTimelineResponse>[number];
+
+/** `GET followup/summary` (`followup.list`): the home page's figures. */
+export const followupSummaryResponse = z.object({
+  dueToday: z.number().int(),
+  due: z.number().int(),
+  /** Open tasks with a due date from today to today + 6. */
+  dueThisWeek: z.number().int(),
+  overdue: z.number().int(),
+  mineDue: z.number().int(),
+  mineOverdue: z.number().int(),
+  /** Done tasks / (done + overdue + lost) of the last 365 days, null without any. */
+  completionRate: z.number().nullable(),
+});
+export type FollowupSummary = z.infer<typeof followupSummaryResponse>;
+
+/**
+ * The patient list's follow-up status filter (`patient-info/page` `followupStatus`): `overdue` (an open task past its
+ * window), `due` (an open task in its window, none overdue), `on_track` (open tasks, none due or overdue), `lost`
+ * (the patient is lost to follow-up), `none` (no plan).
+ */
+export const PATIENT_FOLLOWUP_STATUSES = ['overdue', 'due', 'on_track', 'lost', 'none'] as const;
+export type PatientFollowupStatus = (typeof PATIENT_FOLLOWUP_STATUSES)[number];
+export const PATIENT_FOLLOWUP_STATUS_LABELS: Readonly<Record<PatientFollowupStatus, string>> = {
+  overdue: '有超窗随访',
+  due: '待随访',
+  on_track: '随访中',
+  lost: '失访',
+  none: '无随访计划',
+};
