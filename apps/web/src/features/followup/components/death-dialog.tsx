@@ -46,7 +46,7 @@ export function DeathDialog({
       onOk={() => void submit().catch(() => undefined)}
       onCancel={onClose}
       destroyOnHidden
-      maskClosable={false}
+      mask={{ closable: false }}
     >
       <Typography.Paragraph type="secondary">
         患者 {patientLabel} 将被标记为“已死亡”，其所有未完成的随访任务将被取消。

@@ -24,7 +24,7 @@ export function LostDialog({ taskId, onClose, onDone }: { taskId: string; onClos
       onOk={() => void submit().catch(() => undefined)}
       onCancel={onClose}
       destroyOnHidden
-      maskClosable={false}
+      mask={{ closable: false }}
     >
       <Form form={form} layout="vertical" initialValues={{ wholePatient: false }}>
         <Form.Item

@@ -1,4 +1,4 @@
-import { Empty, List, Space, Typography } from 'antd';
+import { Empty, Space, Typography } from 'antd';
 import { Link } from 'react-router';
 import type { TaskDetailVO } from '@registry/shared/contracts/followup';
 import { taskHref } from './worklist-columns';
@@ -8,24 +8,22 @@ import { TaskStateTag } from './task-state-tag';
 export function OtherTasks({ tasks }: { tasks: TaskDetailVO['otherTasks'] }) {
   if (tasks.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有其他随访任务" />;
   return (
-    <List
-      size="small"
-      dataSource={tasks}
-      renderItem={(t) => (
-        <List.Item key={t.id}>
-          <Space orientation="vertical" size={0} style={{ width: '100%' }}>
-            <Space size={6} wrap>
-              <Link to={taskHref(t.id)}>
-                {t.planName} · {t.visitName}
-              </Link>
-              <TaskStateTag state={t.state} />
-            </Space>
+    <ul className="followup-other-tasks">
+      {tasks.map((t) => (
+        <li key={t.id}>
+          <Space size={6} wrap>
+            <Link to={taskHref(t.id)}>
+              {t.planName} · {t.visitName}
+            </Link>
+            <TaskStateTag state={t.state} />
+          </Space>
+          <div>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               应随访 {t.dueDate}
             </Typography.Text>
-          </Space>
-        </List.Item>
-      )}
-    />
+          </div>
+        </li>
+      ))}
+    </ul>
   );
 }

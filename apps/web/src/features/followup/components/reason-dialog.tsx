@@ -16,7 +16,7 @@ export function ChangeReasonDialog({ onDone }: { onDone: (reason: string | null)
       onOk={() => void submit().catch(() => undefined)}
       onCancel={() => onDone(null)}
       destroyOnHidden
-      maskClosable={false}
+      mask={{ closable: false }}
     >
       <p>该表单已提交，修改数据需要说明原因。</p>
       <Form form={form} layout="vertical">

@@ -21,7 +21,7 @@ export function ReopenDialog({ taskId, onClose, onDone }: { taskId: string; onCl
       onOk={() => void submit().catch(() => undefined)}
       onCancel={onClose}
       destroyOnHidden
-      maskClosable={false}
+      mask={{ closable: false }}
     >
       <Form form={form} layout="vertical">
         <Form.Item
