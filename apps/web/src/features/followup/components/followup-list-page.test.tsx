@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TaskFilter, TaskPageRequest } from '@registry/shared/contracts/followup';
 import { server } from '../../../test/server';
-import { apiUrl, http, ok } from '../../../test/api';
+import { apiUrl, http, HttpResponse, ok } from '../../../test/api';
 import { renderRoute } from '../../../test/router';
 import { chooseOption } from '../../../test/select';
 import { setToken } from '../../../lib/token';
@@ -25,7 +25,7 @@ import {
 } from '../test-factories';
 import { FollowupListPage } from './followup-list-page';
 
-type Served = { pages: TaskPageRequest[]; counts: TaskFilter[]; assigns: unknown[] };
+type Served = { pages: TaskPageRequest[]; counts: TaskFilter[]; assigns: unknown[]; exports: unknown[] };
 
 const ROWS = [
   buildTask({ attempts: 2, lastOutcome: 'no_answer', ownerId: DOCTOR_ID, ownerName: '李医生' }),
@@ -36,7 +36,7 @@ function serve({ permissions = ['followup.list', 'followup.edit'] }: { permissio
   setToken('tok');
   useMenuStore.getState().setProjectMenu([], permissions);
   useProjectStore.getState().selectProject(PROJECT);
-  const served: Served = { pages: [], counts: [], assigns: [] };
+  const served: Served = { pages: [], counts: [], assigns: [], exports: [] };
   server.use(
     http.get(apiUrl('/web-project/current'), () =>
       ok({ id: 'p-1', projectName: '心衰登记', projectCode: 'HF-REG', subProject: false }),
@@ -55,6 +55,15 @@ function serve({ permissions = ['followup.list', 'followup.edit'] }: { permissio
       served.pages.push(body);
       const records = body.state === 'lost' ? [] : ROWS.map((r) => ({ ...r, state: body.state ?? r.state }));
       return ok({ records, total: records.length, current: body.current ?? 1, size: body.size ?? 20 });
+    }),
+    http.post(apiUrl('/followup/task/export'), async ({ request }) => {
+      served.exports.push(await request.json());
+      return new HttpResponse(new Uint8Array([80, 75, 3, 4]), {
+        headers: {
+          'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent('随访列表-2026-11-24.xlsx')}`,
+        },
+      });
     }),
     http.post(apiUrl('/followup/task/assign'), async ({ request }) => {
       served.assigns.push(await request.json());
@@ -127,6 +136,23 @@ describe('FollowupListPage', { timeout: 120_000 }, () => {
     expect(router.state.location.search).not.toContain(encodeURIComponent('张三'));
   });
 
+  it('should export the filtered worklist of the current tab under the server name', async () => {
+    const served = serve();
+    const saved: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    try {
+      const { user } = renderList('/followup/list?tab=overdue&owner=none');
+      await screen.findByText('C01-0001', {}, { timeout: 20_000 });
+      await user.click(screen.getByRole('button', { name: /导\s*出/ }));
+      await waitFor(() => expect(saved).toEqual(['随访列表-2026-11-24.xlsx']));
+      expect(served.exports).toEqual([{ owner: 'none', state: 'overdue' }]);
+    } finally {
+      click.mockRestore();
+    }
+  });
+
   it('should open a task from its row', async () => {
     serve();
     const { user } = renderList();
@@ -134,28 +160,33 @@ describe('FollowupListPage', { timeout: 120_000 }, () => {
     expect(await screen.findByTestId('location')).toHaveTextContent(`/followup/edit?id=${TASK_2}`);
   });
 
-  it('should assign the selected tasks to a doctor, or unassign them', async () => {
+  it('should assign the selected tasks to a doctor', async () => {
     const served = serve();
     const { user } = renderList();
     await screen.findByText('C01-0001', {}, { timeout: 20_000 });
     const boxes = screen.getAllByRole('checkbox');
     // [0] is the header's "select all".
-    await user.click(boxes[1] as HTMLElement);
-    await user.click(boxes[2] as HTMLElement);
-    expect(screen.getByText('已选择 2 条')).toBeInTheDocument();
+    fireEvent.click(boxes[1] as HTMLElement);
+    fireEvent.click(boxes[2] as HTMLElement);
+    expect(await screen.findByText('已选择 2 条')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: /分配给/ }));
     const dialog = await screen.findByRole('dialog');
     await chooseOption(user, '分配负责人', /李医生/);
     await user.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(served.assigns).toEqual([{ taskIds: [TASK_1, TASK_2], ownerId: DOCTOR_ID }]));
     await waitFor(() => expect(screen.queryByText('已选择 2 条')).not.toBeInTheDocument());
+  });
 
-    await user.click(screen.getAllByRole('checkbox')[1] as HTMLElement);
-    await user.click(screen.getByRole('button', { name: /分配给/ }));
-    const again = await screen.findByRole('dialog');
+  it('should unassign the selected tasks', async () => {
+    const served = serve();
+    const { user } = renderList();
+    await screen.findByText('C01-0001', {}, { timeout: 20_000 });
+    fireEvent.click(screen.getAllByRole('checkbox')[1] as HTMLElement);
+    await user.click(await screen.findByRole('button', { name: /分配给/ }));
+    const dialog = await screen.findByRole('dialog');
     await chooseOption(user, '分配负责人', /取消分配/);
-    await user.click(within(again).getByRole('button', { name: /确\s*定/ }));
-    await waitFor(() => expect(served.assigns[1]).toEqual({ taskIds: [TASK_1], ownerId: null }));
+    await user.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(served.assigns).toEqual([{ taskIds: [TASK_1], ownerId: null }]));
   });
 
   it('should offer no selection nor assignment without followup.edit', async () => {
