@@ -28,6 +28,8 @@ import {
 import { FollowupEditPage } from './followup-edit-page';
 
 type Calls = {
+  losts: unknown[];
+  reopens: unknown[];
   contacts: ContactCreateRequest[];
   deaths: unknown[];
   completes: unknown[];
@@ -54,7 +56,7 @@ function serve({
   setToken('tok');
   useMenuStore.getState().setProjectMenu([], permissions);
   useProjectStore.getState().selectProject(PROJECT);
-  const calls: Calls = { contacts: [], deaths: [], completes: [], saves: [] };
+  const calls: Calls = { losts: [], reopens: [], contacts: [], deaths: [], completes: [], saves: [] };
   let current = detail;
   server.use(
     http.get(apiUrl('/web-project/current'), () =>
@@ -93,6 +95,16 @@ function serve({
       const answer = completeAnswers?.[calls.completes.length - 1];
       if (answer) return answer;
       current = { ...current, task: { ...current.task, status: 'done', state: 'done', rowVersion: 2 } };
+      return ok(null);
+    }),
+    http.post(apiUrl('/followup/task/lost'), async ({ request }) => {
+      calls.losts.push(await request.json());
+      current = { ...current, task: { ...current.task, status: 'lost', state: 'lost', closedReason: '失访' } };
+      return ok(null);
+    }),
+    http.post(apiUrl('/followup/task/reopen'), async ({ request }) => {
+      calls.reopens.push(await request.json());
+      current = { ...current, task: { ...current.task, status: 'open', state: 'due', closedReason: null } };
       return ok(null);
     }),
     http.post(apiUrl('/followup/task/form/save'), async ({ request }) => {
@@ -213,6 +225,37 @@ describe('FollowupEditPage', { timeout: 120_000 }, () => {
       ]),
     );
     expect(await screen.findByText('NYHA分级不能超过20个字符')).toBeInTheDocument();
+  });
+
+  it('should tell to reload when someone else saved the form meanwhile', async () => {
+    serve({ onSave: () => refuse(409, '表单已被他人修改，请刷新后重试') });
+    const { user } = await renderEdit();
+    await user.type(await screen.findByLabelText('NYHA分级', {}, { timeout: 20_000 }), 'II级');
+    await user.click(screen.getByRole('button', { name: /保存草稿/ }));
+    expect(await screen.findByText(/保存失败：表单已被他人修改，请刷新后重试/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /重新加载/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /保存草稿/ })).toBeDisabled();
+  });
+
+  it('should mark the patient lost to follow-up, then reopen the task with a reason', async () => {
+    const calls = serve();
+    const { user } = await renderEdit();
+    await user.click(screen.getByRole('button', { name: /标记失访/ }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByRole('textbox', { name: '失访原因' }), '号码停机，家属联系不上');
+    await user.click(within(dialog).getByRole('checkbox'));
+    await user.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() =>
+      expect(calls.losts).toEqual([{ taskId: TASK_1, reason: '号码停机，家属联系不上', wholePatient: true }]),
+    );
+    await waitFor(() => expect(stateTag()).toHaveTextContent('失访'));
+
+    await user.click(screen.getByRole('button', { name: /重新打开/ }));
+    const reopen = await screen.findByRole('dialog');
+    await user.type(within(reopen).getByRole('textbox', { name: '重新打开原因' }), '家属回电');
+    await user.click(within(reopen).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(calls.reopens).toEqual([{ taskId: TASK_1, reason: '家属回电' }]));
+    await waitFor(() => expect(stateTag()).toHaveTextContent('待随访'));
   });
 
   it('should show a closed task read-only', async () => {
