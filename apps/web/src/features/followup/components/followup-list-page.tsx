@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Badge, Button, Card, Empty, Space, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
 import type { TablePaginationConfig } from 'antd/es/table';
 import { DownloadOutlined, ReloadOutlined, UserSwitchOutlined } from '@ant-design/icons';
@@ -107,6 +107,13 @@ function Worklist() {
       setExporting(false);
     }
   };
+
+  // A page past the end (its tasks were completed or moved meanwhile, or an old link): the last page instead.
+  const lastPage = Math.max(1, Math.ceil((page.data?.total ?? 0) / url.size));
+  const pastEnd = page.isSuccess && !page.isPlaceholderData && rows.length === 0 && url.current > lastPage;
+  useEffect(() => {
+    if (pastEnd) go({ current: lastPage }, true);
+  }, [pastEnd, lastPage, go]);
 
   const columns = useMemo(() => worklistColumns(today), [today]);
   const filtered = isFiltered(url, keyword);
