@@ -67,4 +67,13 @@ describe('route table', () => {
       expect(ROUTES.find((route) => route.path === path)).toMatchObject({ ready: true, permissions: ['patient.list'] });
     }
   });
+
+  it('should open the follow-up worklist and task pages to holders of followup.list', () => {
+    for (const path of ['/followup/list', '/followup/edit']) {
+      expect(ROUTES.find((route) => route.path === path)).toMatchObject({
+        ready: true,
+        permissions: ['followup.list'],
+      });
+    }
+  });
 });
