@@ -273,8 +273,8 @@ export function createFollowupRecordService(deps: { db: Db; clock: Clock; keys: 
         { tenantId: task.tenantId, patientId: task.patientId, taskId: task.id },
         [{ formKey: vf.formKey, repeating }],
       );
-      const saved: FormRecordVO = await records.saveInScope(
-        scope,
+      const saved: FormRecordVO = await records.save(
+        auth,
         {
           patientId: task.patientId,
           formKey: vf.formKey,

@@ -40,11 +40,11 @@ let outsiderId: string;
 const p: Record<string, string> = {};
 const task: Record<string, string> = {};
 
-const call = async <T = unknown>(token: string, method: 'GET' | 'POST', url: string, payload?: unknown) => {
+const call = async <T = unknown>(token: string, method: 'GET' | 'POST', url: string, payload?: object) => {
   const res = await t.api({ method, url: `/followup/${url}`, token, ...(payload !== undefined ? { payload } : {}) });
   return { code: res.statusCode, body: res.json<Body<T>>(), raw: res };
 };
-const ok = async <T = unknown>(token: string, method: 'GET' | 'POST', url: string, payload?: unknown) => {
+const ok = async <T = unknown>(token: string, method: 'GET' | 'POST', url: string, payload?: object) => {
   const res = await call<T>(token, method, url, payload);
   expect(res.code, JSON.stringify(res.body)).toBe(200);
   return res.body.data;

@@ -205,126 +205,6 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
     return cache.load(db, tenantId, [...ctx.records.map((r) => r.versionId), ...ctx.latestVersionIds]);
   }
 
-  /** See `save`; `link.followupTaskId` tags a new or untagged record with a follow-up task. */
-  async function saveRecord(
-    scope: ProjectScope,
-    input: SaveInput,
-    auditCtx: AuditContext,
-    link: { followupTaskId?: string } = {},
-  ): Promise<FormRecordVO> {
-    const target = input.instance ?? 1;
-    const ctx = await patientContext(scope, input.patientId, { formKey: input.formKey, instance: target });
-    const versions = await versionsOf(scope.tenantId, ctx);
-    const found = ctx.records.find((r) => r.formKey === input.formKey && r.instance === target);
-    const current = currentForm(ctx, versions, input.formKey);
-    const foundVersion = found ? versions.get(found.versionId) : undefined;
-    const foundForm = foundVersion?.forms.get(input.formKey);
-    const repeating = (foundForm ?? current?.form)?.repeating === true;
-    if (!foundForm && !current) throw new AppError(404, M.formNotFound);
-    if (ctx.frozen) throw new AppError(409, M.frozen);
-
-    const next = input.instance === undefined && input.rowVersion === 0 && repeating;
-    if (!repeating && target !== 1)
-      throw new AppError(400, M.notRepeating, [{ path: 'instance', message: M.notRepeating }]);
-    const existing = next ? undefined : found;
-    const on = existing && foundVersion && foundForm ? { version: foundVersion, form: foundForm } : current;
-    if (!on) throw new AppError(404, M.formNotFound);
-    const { version, form } = on;
-    if (existing?.status === 'locked') throw new AppError(409, M.locked);
-    if (input.rowVersion === 0 && existing) throw new AppError(409, M.stale);
-    if (input.rowVersion > 0 && !existing) throw new AppError(404, M.notFound);
-    if (existing && existing.rowVersion !== input.rowVersion) throw new AppError(409, M.stale);
-
-    const pii = hasPii(scope);
-    const sent = !pii && existing ? keepWithheld(form, existing.data, input.data) : input.data;
-    const external = externalOf(ctx.records, versions, form.key);
-    const engine = engineContext(version, external);
-    const stored = existing?.data ?? {};
-    const mode =
-      input.action === 'submit' || existing?.status === 'submitted' || existing?.status === 'verified'
-        ? 'submit'
-        : 'draft';
-    // A code stored before stays accepted (an option disabled since does not block the record's other changes).
-    const storedDict = new Set(dictValuesOf(form, stored).map((p) => dictOptionKey(p.dictCode, p.code)));
-    const ask = dictValuesOf(form, sent).filter((p) => !storedDict.has(dictOptionKey(p.dictCode, p.code)));
-    const known = ask.length > 0 ? await existingDictOptions(db, scope.tenantId, ask) : new Set<string>();
-    const verdict = validateRecord(form, sent, {
-      ...engine,
-      mode,
-      dictionaryHas: (dictCode, code) =>
-        storedDict.has(dictOptionKey(dictCode, code)) || known.has(dictOptionKey(dictCode, code)),
-    });
-    const hard = verdict.issues.filter((i) => i.level === 'hard');
-    if (hard.length > 0)
-      throw new AppError(
-        400,
-        hard[0]?.message ?? M.invalid,
-        hard.map((i) => ({ path: i.path, message: i.message })),
-      );
-
-    const changes = diffLeaves(form, stored, verdict.data);
-    const from: RecordStatus = existing?.status ?? 'draft';
-    const status: RecordStatus =
-      from === 'draft'
-        ? input.action === 'submit'
-          ? 'submitted'
-          : 'draft'
-        : from === 'verified' && changes.length > 0
-          ? 'submitted'
-          : from;
-    const reason = input.reason?.trim() ?? '';
-    if ((from === 'submitted' || from === 'verified') && changes.length > 0 && reason === '')
-      throw new AppError(400, M.reasonRequired, [{ path: 'reason', message: M.reasonRequired }]);
-    if (!existing && changes.length === 0 && status === 'draft')
-      return presentBlankRecord(
-        ctx.patient.id,
-        form.key,
-        next
-          ? await nextInstance(db, { tenantId: scope.tenantId, patientId: ctx.patient.id, formKey: form.key })
-          : target,
-        version,
-      );
-    if (existing && changes.length === 0 && status === existing.status)
-      return presentStored(scope, ctx, versions, existing);
-
-    const sentLeaves = leafValues(form, sent);
-    const storedLeaves = leafValues(form, verdict.data);
-    const derivedPaths = new Set([...sentLeaves.keys()].filter((p) => !storedLeaves.has(p)));
-    const previousSoftIssues = existing
-      ? soft(validateRecord(form, existing.data, { ...engine, mode: 'draft' }).issues)
-      : [];
-    const now = clock.now();
-    // one statement, atomic by itself (see the writer)
-    const written = await writeRecord(db, auditCtx, {
-      tenantId: scope.tenantId,
-      projectId: ctx.patient.subProjectId ?? ctx.patient.projectId,
-      patientId: ctx.patient.id,
-      form,
-      versionId: version.id,
-      existing: existing ?? null,
-      instance: next ? 'next' : target,
-      data: verdict.data,
-      softIssues: verdict.issues,
-      previousSoftIssues,
-      status,
-      source: { type: 'manual' },
-      reason: reason || null,
-      derivedPaths,
-      actorId: scope.userId,
-      at: now,
-      ...(link.followupTaskId ? { followupTaskId: link.followupTaskId } : {}),
-    });
-    const row = written.record as RecordRow;
-    return presentRecord(row, {
-      patientId: ctx.patient.id,
-      version,
-      form,
-      pii,
-      issues: verdict.issues,
-      extras: await loadRecordExtras(db, row.id),
-    });
-  }
-
   return {
     /** Every live record of a patient with its completeness (the form tree). */
     async patientRecords(auth: AuthContext, patientId: string): Promise<PatientRecordsResponse> {
@@ -369,16 +249,129 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
       return vo;
     },
 
-    /** Saves a form's data: draft or submit, the engine's verdict, reason and concurrency rules (see the contract). */
-    async save(auth: AuthContext, input: SaveInput, auditCtx: AuditContext): Promise<FormRecordVO> {
-      return saveRecord(await requireProjectScope(db, auth), input, auditCtx);
-    },
-
     /**
-     * The save of `save` in a scope the caller resolved, for the follow-up record (issue 6): the same rules, and a new
-     * or untagged record is tagged with the follow-up task.
+     * Saves a form's data: draft or submit, the engine's verdict, reason and concurrency rules (see the contract).
+     * `link.followupTaskId` (the follow-up record, issue 6) tags a new or untagged record with the follow-up task.
      */
-    saveInScope: saveRecord,
+    async save(
+      auth: AuthContext,
+      input: SaveInput,
+      auditCtx: AuditContext,
+      link: { followupTaskId?: string } = {},
+    ): Promise<FormRecordVO> {
+      const scope = await requireProjectScope(db, auth);
+      const target = input.instance ?? 1;
+      const ctx = await patientContext(scope, input.patientId, { formKey: input.formKey, instance: target });
+      const versions = await versionsOf(scope.tenantId, ctx);
+      const found = ctx.records.find((r) => r.formKey === input.formKey && r.instance === target);
+      const current = currentForm(ctx, versions, input.formKey);
+      const foundVersion = found ? versions.get(found.versionId) : undefined;
+      const foundForm = foundVersion?.forms.get(input.formKey);
+      const repeating = (foundForm ?? current?.form)?.repeating === true;
+      if (!foundForm && !current) throw new AppError(404, M.formNotFound);
+      if (ctx.frozen) throw new AppError(409, M.frozen);
+
+      const next = input.instance === undefined && input.rowVersion === 0 && repeating;
+      if (!repeating && target !== 1)
+        throw new AppError(400, M.notRepeating, [{ path: 'instance', message: M.notRepeating }]);
+      const existing = next ? undefined : found;
+      const on = existing && foundVersion && foundForm ? { version: foundVersion, form: foundForm } : current;
+      if (!on) throw new AppError(404, M.formNotFound);
+      const { version, form } = on;
+      if (existing?.status === 'locked') throw new AppError(409, M.locked);
+      if (input.rowVersion === 0 && existing) throw new AppError(409, M.stale);
+      if (input.rowVersion > 0 && !existing) throw new AppError(404, M.notFound);
+      if (existing && existing.rowVersion !== input.rowVersion) throw new AppError(409, M.stale);
+
+      const pii = hasPii(scope);
+      const sent = !pii && existing ? keepWithheld(form, existing.data, input.data) : input.data;
+      const external = externalOf(ctx.records, versions, form.key);
+      const engine = engineContext(version, external);
+      const stored = existing?.data ?? {};
+      const mode =
+        input.action === 'submit' || existing?.status === 'submitted' || existing?.status === 'verified'
+          ? 'submit'
+          : 'draft';
+      // A code stored before stays accepted (an option disabled since does not block the record's other changes).
+      const storedDict = new Set(dictValuesOf(form, stored).map((p) => dictOptionKey(p.dictCode, p.code)));
+      const ask = dictValuesOf(form, sent).filter((p) => !storedDict.has(dictOptionKey(p.dictCode, p.code)));
+      const known = ask.length > 0 ? await existingDictOptions(db, scope.tenantId, ask) : new Set<string>();
+      const verdict = validateRecord(form, sent, {
+        ...engine,
+        mode,
+        dictionaryHas: (dictCode, code) =>
+          storedDict.has(dictOptionKey(dictCode, code)) || known.has(dictOptionKey(dictCode, code)),
+      });
+      const hard = verdict.issues.filter((i) => i.level === 'hard');
+      if (hard.length > 0)
+        throw new AppError(
+          400,
+          hard[0]?.message ?? M.invalid,
+          hard.map((i) => ({ path: i.path, message: i.message })),
+        );
+
+      const changes = diffLeaves(form, stored, verdict.data);
+      const from: RecordStatus = existing?.status ?? 'draft';
+      const status: RecordStatus =
+        from === 'draft'
+          ? input.action === 'submit'
+            ? 'submitted'
+            : 'draft'
+          : from === 'verified' && changes.length > 0
+            ? 'submitted'
+            : from;
+      const reason = input.reason?.trim() ?? '';
+      if ((from === 'submitted' || from === 'verified') && changes.length > 0 && reason === '')
+        throw new AppError(400, M.reasonRequired, [{ path: 'reason', message: M.reasonRequired }]);
+      if (!existing && changes.length === 0 && status === 'draft')
+        return presentBlankRecord(
+          ctx.patient.id,
+          form.key,
+          next
+            ? await nextInstance(db, { tenantId: scope.tenantId, patientId: ctx.patient.id, formKey: form.key })
+            : target,
+          version,
+        );
+      if (existing && changes.length === 0 && status === existing.status)
+        return presentStored(scope, ctx, versions, existing);
+
+      const sentLeaves = leafValues(form, sent);
+      const storedLeaves = leafValues(form, verdict.data);
+      const derivedPaths = new Set([...sentLeaves.keys()].filter((p) => !storedLeaves.has(p)));
+      const previousSoftIssues = existing
+        ? soft(validateRecord(form, existing.data, { ...engine, mode: 'draft' }).issues)
+        : [];
+      const now = clock.now();
+      // one statement, atomic by itself (see the writer)
+      const written = await writeRecord(db, auditCtx, {
+        tenantId: scope.tenantId,
+        projectId: ctx.patient.subProjectId ?? ctx.patient.projectId,
+        patientId: ctx.patient.id,
+        form,
+        versionId: version.id,
+        existing: existing ?? null,
+        instance: next ? 'next' : target,
+        data: verdict.data,
+        softIssues: verdict.issues,
+        previousSoftIssues,
+        status,
+        source: { type: 'manual' },
+        reason: reason || null,
+        derivedPaths,
+        actorId: scope.userId,
+        at: now,
+        ...(link.followupTaskId ? { followupTaskId: link.followupTaskId } : {}),
+      });
+      const row = written.record as RecordRow;
+      return presentRecord(row, {
+        patientId: ctx.patient.id,
+        version,
+        form,
+        pii,
+        issues: verdict.issues,
+        extras: await loadRecordExtras(db, row.id),
+      });
+    },
 
     /** verify (`patient.sdv`), lock and unlock (`patient.lock`; unlock with a reason). */
     async changeStatus(auth: AuthContext, input: StatusInput, auditCtx: AuditContext): Promise<FormRecordVO> {
