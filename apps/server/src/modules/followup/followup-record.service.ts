@@ -44,7 +44,7 @@ import {
   type TaskDetailRow,
   type TaskRecordRow,
 } from './followup-task.repository';
-import { FOLLOWUP_TASK_MESSAGES, hasPii } from './followup-task.service';
+import { auditPiiRead, FOLLOWUP_TASK_MESSAGES, hasPii } from './followup-task.service';
 
 export const FOLLOWUP_RECORD_MESSAGES = {
   ...FOLLOWUP_TASK_MESSAGES,
@@ -174,7 +174,7 @@ export function createFollowupRecordService(deps: { db: Db; clock: Clock; keys: 
   }
 
   return {
-    async detail(auth: AuthContext, id: string): Promise<TaskDetailVO> {
+    async detail(auth: AuthContext, id: string, ctx: AuditContext): Promise<TaskDetailVO> {
       const scope = await requireProjectScope(db, auth);
       const task = await visibleTask(scope, id);
       const pii = hasPii(scope);
@@ -184,6 +184,8 @@ export function createFollowupRecordService(deps: { db: Db; clock: Clock; keys: 
         patientTasks(db, scope, task.patientId, today()),
         formsWithRecords(task, forms, pii),
       ]);
+      // identity data and the forms' values shown unmasked: the read is audited before the answer leaves
+      if (pii) await auditPiiRead(db, ctx, [task.patientId], 'followup/task/detail', clock.now());
       return {
         task: presentTask(task, keys, pii),
         patient: presentTaskPatient(task, keys, pii),
@@ -355,6 +357,7 @@ export function createFollowupRecordService(deps: { db: Db; clock: Clock; keys: 
       const scope = await requireProjectScope(db, auth);
       const task = await visibleTask(scope, input.taskId);
       if (task.status !== 'done' && task.status !== 'lost') throw new AppError(409, M.reopenOnlyClosed);
+      if (task.patientStatus === 'deceased') throw new AppError(409, M.deceased);
       const now = clock.now();
       await db.transaction(async (tx) => {
         const moved = await moveTask(
@@ -504,10 +507,11 @@ export function createFollowupRecordService(deps: { db: Db; clock: Clock; keys: 
     },
 
     /** The patient's tasks with their contacts, by due date (the patient file). */
-    async timeline(auth: AuthContext, patientId: string): Promise<PatientTimelineItem[]> {
+    async timeline(auth: AuthContext, patientId: string, ctx: AuditContext): Promise<PatientTimelineItem[]> {
       const scope = await requireProjectScope(db, auth);
       const patient = await visiblePatient(scope, patientId);
       const pii = hasPii(scope);
+      if (pii) await auditPiiRead(db, ctx, [patient.id], 'followup/patient/timeline', clock.now());
       const tasks = await patientTasks(db, scope, patient.id, today());
       const contacts = await contactsOf(
         db,

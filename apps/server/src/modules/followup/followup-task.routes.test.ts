@@ -210,6 +210,21 @@ describe('POST followup/task/page and counts — states on the Asia/Shanghai dat
     expect(counts).toEqual({ due: 1, upcoming: 0, overdue: 1, done: 0, lost: 0, dueToday: 1 });
   });
 
+  it('should audit the unmasked identity data a patient.pii holder reads, and nothing for a masked read', async () => {
+    const piiReads = async () =>
+      (await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'patient.pii_read'))).filter(
+        (e) => (e.newValue as { via?: string } | null)?.via?.startsWith('followup/') === true,
+      ).length;
+    const before = await piiReads();
+    await page(nurse, { patientId: p.B });
+    await detail(nurse, task.B1 ?? '');
+    await ok(nurse, 'GET', `patient/timeline?patientId=${p.B}`);
+    expect(await piiReads()).toBe(before + 3);
+    await page(qc, { patientId: p.B });
+    await detail(qc, task.B1 ?? '');
+    expect(await piiReads()).toBe(before + 3);
+  });
+
   it('should mask name and phone without patient.pii and not search names then', async () => {
     const rows = await page(qc, { patientId: p.A });
     expect(rows.records[0]).toMatchObject({ patientName: '王**', phone: '139****1111' });

@@ -56,7 +56,7 @@ export function registerFollowupTaskRoutes(
   app.post(
     `${base}/task/page`,
     { schema: { body: taskPageRequest, response: okSchema(taskPageResponse) }, ...list },
-    async (request) => ok(await tasks.page(requireAuth(request), request.body)),
+    async (request) => ok(await tasks.page(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
@@ -81,7 +81,7 @@ export function registerFollowupTaskRoutes(
   app.get(
     `${base}/task/detail`,
     { schema: { querystring: taskIdQuery, response: okSchema(taskDetailVO) }, ...list },
-    async (request) => ok(await records.detail(requireAuth(request), request.query.id)),
+    async (request) => ok(await records.detail(requireAuth(request), request.query.id, auditContext(request))),
   );
 
   app.post(
@@ -126,7 +126,7 @@ export function registerFollowupTaskRoutes(
   app.get(
     `${base}/patient/timeline`,
     { schema: { querystring: patientTimelineQuery, response: okSchema(patientTimelineResponse) }, ...list },
-    async (request) => ok(await records.timeline(requireAuth(request), request.query.patientId)),
+    async (request) => ok(await records.timeline(requireAuth(request), request.query.patientId, auditContext(request))),
   );
 
   app.get(`${base}/summary`, { schema: { response: okSchema(followupSummaryResponse) }, ...list }, async (request) =>

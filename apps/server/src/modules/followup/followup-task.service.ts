@@ -10,7 +10,7 @@ import type {
 } from '@registry/shared/contracts/followup';
 import { addDays, shanghaiDate } from '@registry/shared/followup/schedule';
 import { PERMISSIONS } from '@registry/shared/permissions';
-import type { Db } from '../../db/client';
+import type { Db, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { PhiKeys } from '../../lib/phi-crypto';
@@ -50,6 +50,32 @@ export type FollowupTaskService = ReturnType<typeof createFollowupTaskService>;
 
 export const hasPii = (scope: ProjectScope) => scope.permissions.includes(PERMISSIONS.patientPii);
 
+/**
+ * An answer carrying unmasked identity data (names, phones) of these patients to a `patient.pii` holder: the
+ * `patient.pii_read` event, written in the read's transaction (fail closed, as the patient list does).
+ */
+export async function auditPiiRead(
+  tx: Executor,
+  ctx: AuditContext,
+  patientIds: readonly string[],
+  via: string,
+  at: Date,
+): Promise<void> {
+  const ids = [...new Set(patientIds)];
+  if (ids.length === 0) return;
+  await audit(
+    tx,
+    ctx,
+    {
+      action: 'patient.pii_read',
+      entityType: 'patient',
+      entityId: ids.length === 1 ? (ids[0] ?? null) : null,
+      newValue: { patientIds: ids, via },
+    },
+    at,
+  );
+}
+
 /** The contract's filter as the repository takes it (`me` = the caller, `none` = unassigned). */
 function worklistFilter(scope: ProjectScope, q: FilterInput & { state?: PageInput['state'] }): WorklistFilter {
   return {
@@ -72,10 +98,21 @@ export function createFollowupTaskService(deps: { db: Db; clock: Clock; keys: Ph
   const today = () => shanghaiDate(clock.now());
 
   return {
-    async page(auth: AuthContext, q: PageInput) {
+    async page(auth: AuthContext, q: PageInput, ctx: AuditContext) {
       const scope = await requireProjectScope(db, auth);
-      const { records, total } = await pageTasks(db, scope, worklistFilter(scope, q), today(), q);
       const pii = hasPii(scope);
+      const { records, total } = await db.transaction(async (tx) => {
+        const found = await pageTasks(tx, scope, worklistFilter(scope, q), today(), q);
+        if (pii)
+          await auditPiiRead(
+            tx,
+            ctx,
+            found.records.map((r) => r.patientId),
+            'followup/task/page',
+            clock.now(),
+          );
+        return found;
+      });
       return { records: records.map((r) => presentTask(r, keys, pii)), total, current: q.current, size: q.size };
     },
 
