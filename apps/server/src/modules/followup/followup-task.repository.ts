@@ -281,16 +281,25 @@ export async function patientTasks(db: Executor, scope: ProjectScope, patientId:
 /** The visible tasks among `ids` (id, status, row version). */
 export async function visibleTaskStates(db: Executor, scope: ProjectScope, ids: string[]) {
   return db
-    .select({ id: followupTasks.id, status: followupTasks.status, ownerId: followupTasks.ownerId })
+    .select({
+      id: followupTasks.id,
+      status: followupTasks.status,
+      ownerId: followupTasks.ownerId,
+      centerId: patients.centerId,
+    })
     .from(followupTasks)
     .innerJoin(patients, and(eq(patients.id, followupTasks.patientId), eq(patients.tenantId, followupTasks.tenantId)))
     .where(and(taskScope(scope), inArray(followupTasks.id, ids)));
 }
 
-/** A live, enabled member of the project (any center) of the tenant. */
-export async function isActiveMember(db: Executor, scope: ProjectScope, userId: string): Promise<boolean> {
+/** The membership of an enabled user in the project (`centerId` null = all centers), or undefined. */
+export async function activeMembership(
+  db: Executor,
+  scope: ProjectScope,
+  userId: string,
+): Promise<{ centerId: string | null } | undefined> {
   const [row] = await db
-    .select({ id: projectMembers.id })
+    .select({ centerId: projectMembers.centerId })
     .from(projectMembers)
     .innerJoin(users, eq(users.id, projectMembers.userId))
     .where(
@@ -302,7 +311,7 @@ export async function isActiveMember(db: Executor, scope: ProjectScope, userId: 
       ),
     )
     .limit(1);
-  return row !== undefined;
+  return row;
 }
 
 /** Sets the owner of the open tasks among `ids`; answers the tasks changed. */

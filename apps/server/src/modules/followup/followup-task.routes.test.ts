@@ -37,6 +37,7 @@ let tenantId: string;
 let hfId: string;
 let nurseId: string;
 let outsiderId: string;
+let c02NurseId: string;
 const p: Record<string, string> = {};
 const task: Record<string, string> = {};
 
@@ -88,6 +89,7 @@ beforeAll(async () => {
     .insert(projectMembers)
     .values({ tenantId, projectId: hfId, userId: c02User.id, roleId: nurseRole?.id ?? '', centerId: c02 });
   c02Nurse = await t.login(c02User.username, c02User.password);
+  c02NurseId = c02User.id;
   outsiderId = (await buildUser(t.db, tenantId)).id;
   for (const token of [owner, nurse, qc, c02Nurse])
     expect((await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token })).statusCode).toBe(200);
@@ -318,6 +320,11 @@ describe('POST followup/task/assign', () => {
   it('should refuse an owner who is not a member (400), an invisible task (404) and a caller without followup.edit (403)', async () => {
     const res = await call(owner, 'POST', 'task/assign', { taskIds: [task.A2], ownerId: outsiderId });
     expect([res.code, res.body.message, res.body.issues?.[0]?.path]).toEqual([400, '负责人须为项目成员', 'ownerId']);
+    const otherCenter = await call(owner, 'POST', 'task/assign', { taskIds: [task.A2], ownerId: c02NurseId });
+    expect([otherCenter.code, otherCenter.body.message]).toEqual([400, '负责人只能负责其所在中心的患者']);
+    expect(
+      (await ok<{ count: number }>(owner, 'POST', 'task/assign', { taskIds: [task.C1], ownerId: c02NurseId })).count,
+    ).toBe(1);
     const hidden = await call(c02Nurse, 'POST', 'task/assign', { taskIds: [task.A2, task.C1], ownerId: null });
     expect(hidden.code).toBe(404);
     expect((await call(qc, 'POST', 'task/assign', { taskIds: [task.A2], ownerId: null })).code).toBe(403);

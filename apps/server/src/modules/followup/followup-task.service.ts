@@ -21,7 +21,7 @@ import { requireProjectScope, type ProjectScope } from '../project/project-scope
 import { presentTask, worklistWorkbook } from './followup-task.presenter';
 import {
   countTasks,
-  isActiveMember,
+  activeMembership,
   listTasks,
   pageTasks,
   setOwner,
@@ -33,6 +33,7 @@ import {
 export const FOLLOWUP_TASK_MESSAGES = {
   notFound: '随访任务不存在',
   ownerNotMember: '负责人须为项目成员',
+  ownerOtherCenter: '负责人只能负责其所在中心的患者',
   closed: '随访任务已关闭',
   stale: '随访任务已被他人修改，请刷新后重试',
 } as const;
@@ -127,8 +128,13 @@ export function createFollowupTaskService(deps: { db: Db; clock: Clock; keys: Ph
       const ids = [...new Set(input.taskIds.map((x) => x.toLowerCase()))];
       const found = await visibleTaskStates(db, scope, ids);
       if (found.length !== ids.length) throw new AppError(404, M.notFound);
-      if (input.ownerId !== null && !(await isActiveMember(db, scope, input.ownerId)))
-        throw new AppError(400, M.ownerNotMember, [{ path: 'ownerId', message: M.ownerNotMember }]);
+      if (input.ownerId !== null) {
+        const membership = await activeMembership(db, scope, input.ownerId);
+        if (!membership) throw new AppError(400, M.ownerNotMember, [{ path: 'ownerId', message: M.ownerNotMember }]);
+        // a member of one center sees only that center's patients: they cannot work another center's task
+        if (membership.centerId && found.some((t) => t.status === 'open' && t.centerId !== membership.centerId))
+          throw new AppError(400, M.ownerOtherCenter, [{ path: 'ownerId', message: M.ownerOtherCenter }]);
+      }
       const before = new Map(found.map((t) => [t.id, t.ownerId]));
       const now = clock.now();
       const changed = await db.transaction(async (tx) => {
