@@ -34,6 +34,9 @@ import { registerPageConfigRoutes } from './modules/page-config/page-config.rout
 import { createPageConfigService } from './modules/page-config/page-config.service';
 import { registerFormRecordRoutes } from './modules/form-record/form-record.routes';
 import { createFormRecordService } from './modules/form-record/form-record.service';
+import { createFollowupRecordService } from './modules/followup/followup-record.service';
+import { registerFollowupTaskRoutes } from './modules/followup/followup-task.routes';
+import { createFollowupTaskService } from './modules/followup/followup-task.service';
 import { registerPatientImportRoutes } from './modules/patient-import/patient-import.routes';
 import { createPatientImportService } from './modules/patient-import/patient-import.service';
 import { registerPatientRoutes } from './modules/patient/patient.routes';
@@ -139,7 +142,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files }),
   });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
-  registerFormRecordRoutes(app, { records: createFormRecordService({ db, clock }) });
+  const formRecords = createFormRecordService({ db, clock });
+  registerFormRecordRoutes(app, { records: formRecords });
+  // follow-up worklist and record (issue 6)
+  registerFollowupTaskRoutes(app, {
+    tasks: createFollowupTaskService({ db, clock, keys: phiKeys }),
+    followupRecords: createFollowupRecordService({ db, clock, keys: phiKeys, records: formRecords }),
+  });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

@@ -155,6 +155,16 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'form_definition.publish': '发布数据库版本',
   'form_definition.discard': '放弃数据库草稿',
   'form_definition.export': '导出数据库定义',
+  // follow-up worklist and record (issue 6)
+  'followup_task.assign': '分配随访任务',
+  'followup_task.export': '导出随访列表',
+  'followup_task.contact': '记录随访联系',
+  'followup_task.complete': '完成随访',
+  'followup_task.reopen': '重新打开随访',
+  'followup_task.lost': '标记随访失访',
+  'followup_task.cancel': '取消随访任务',
+  'patient.followup_lost': '标记患者失访',
+  'patient.death': '登记患者死亡',
 };
 
 /** Chinese labels of the entity types of audit events. */
@@ -184,6 +194,8 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
   form_version: '数据库版本',
   field_dict: '字典',
   field_dict_option: '字典选项',
+  followup_task: '随访任务',
+  followup_contact: '随访联系',
 };
 
 const VERB_LABELS: Readonly<Record<string, string>> = {

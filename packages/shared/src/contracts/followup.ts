@@ -374,6 +374,8 @@ export const taskAssignRequest = z.object({
   taskIds: z.array(id('随访任务不存在')).min(1, '请选择随访任务').max(500, '一次最多分配500条随访任务'),
   ownerId: id('请选择负责人').nullable(),
 });
+/** How many open tasks got the owner. */
+export const taskAssignResponse = countResponse;
 
 /**
  * `POST followup/task/export` (`followup.list`): the filtered worklist as an Excel file (`随访列表-<date>.xlsx`), at
@@ -459,6 +461,8 @@ export const contactCreateRequest = z.object({
   outcome: z.enum(CONTACT_OUTCOMES, '请选择联系结果'),
   note: z.string().trim().max(1000, '备注不能超过1000个字符').nullable().optional(),
 });
+/** The contact as recorded. */
+export const contactCreateResponse = contactVO;
 export type ContactCreateRequest = z.input<typeof contactCreateRequest>;
 
 /**
@@ -479,6 +483,8 @@ export const taskFormSaveRequest = z.object({
   reason: z.string().trim().max(500, '修改原因不能超过500个字符').optional(),
 });
 export type TaskFormSaveRequest = z.input<typeof taskFormSaveRequest>;
+/** The form with its record as saved (the detail's `forms` entry). */
+export const taskFormSaveResponse = taskFormVO;
 
 /**
  * `POST followup/task/complete` (`followup.edit`): the visit is done. 409 '请先提交本次访视的表单：<titles>' while a
@@ -486,6 +492,8 @@ export type TaskFormSaveRequest = z.input<typeof taskFormSaveRequest>;
  * outpatient visit. Closes the task (status `done`).
  */
 export const taskCompleteRequest = z.object({ taskId: id('随访任务不存在'), rowVersion: z.number().int() });
+/** complete, reopen and lost answer the task as it is afterwards. */
+export const taskActionResponse = taskListItem;
 
 /** `POST followup/task/reopen` (`followup.edit`): a done or lost task back to open, with a reason (audited). */
 export const taskReopenRequest = z.object({
@@ -512,6 +520,8 @@ export const patientDeathRequest = z.object({
   deathDate: isoDate('请输入死亡日期'),
   cause: z.string().trim().min(1, '请输入死亡原因').max(500, '死亡原因不能超过500个字符'),
 });
+/** How many open tasks were cancelled. */
+export const patientDeathResponse = countResponse;
 
 /** `GET followup/patient/timeline?patientId=` (`followup.list`): the patient's tasks with their contacts (patient file). */
 export const patientTimelineQuery = z.object({ patientId: z.string().max(64, '患者不存在') });

@@ -97,7 +97,8 @@ export type RecordWriteStatement = {
         tenantId: string;
         id: string;
         rowVersion: number;
-        set: Partial<typeof formRecords.$inferInsert>;
+        /** Column values, or SQL over the row (e.g. `coalesce` keeping a value already set). */
+        set: { [K in keyof typeof formRecords.$inferInsert]?: (typeof formRecords.$inferInsert)[K] | SQL };
       }
     | { kind: 'insert'; values: typeof formRecords.$inferInsert & { id: string } };
   /** Who, when, why of every value version, auto query and closing of this write. */

@@ -249,8 +249,16 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
       return vo;
     },
 
-    /** Saves a form's data: draft or submit, the engine's verdict, reason and concurrency rules (see the contract). */
-    async save(auth: AuthContext, input: SaveInput, auditCtx: AuditContext): Promise<FormRecordVO> {
+    /**
+     * Saves a form's data: draft or submit, the engine's verdict, reason and concurrency rules (see the contract).
+     * `link.followupTaskId` (the follow-up record, issue 6) tags a new or untagged record with the follow-up task.
+     */
+    async save(
+      auth: AuthContext,
+      input: SaveInput,
+      auditCtx: AuditContext,
+      link: { followupTaskId?: string } = {},
+    ): Promise<FormRecordVO> {
       const scope = await requireProjectScope(db, auth);
       const target = input.instance ?? 1;
       const ctx = await patientContext(scope, input.patientId, { formKey: input.formKey, instance: target });
@@ -352,6 +360,7 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
         derivedPaths,
         actorId: scope.userId,
         at: now,
+        ...(link.followupTaskId ? { followupTaskId: link.followupTaskId } : {}),
       });
       const row = written.record as RecordRow;
       return presentRecord(row, {

@@ -3,7 +3,8 @@ import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { RecordStatus, ValueSource } from '@registry/shared/contracts/form-record';
 import type { FormDefinition } from '@registry/shared/forms/definition';
 import type { Executor } from '../../db/client';
-import type { formRecords } from '../../db/schema';
+import { sql } from 'drizzle-orm';
+import { formRecords } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { auditRow, type AuditContext } from '../../plugins/audit';
 import { RECORD_MESSAGES as M } from './form-record.messages';
@@ -54,6 +55,11 @@ export type RecordWrite = {
   at: Date;
   /** The audit action; default create / submit (draft → submitted) / update. */
   action?: string;
+  /**
+   * The follow-up task (issue 6) the record is filled for: set on a new record, and on an existing one that carries
+   * no task yet (a record already tagged keeps its task).
+   */
+  followupTaskId?: string;
 };
 
 export type RecordWriteResult = {
@@ -147,6 +153,7 @@ export async function writeRecord(tx: Executor, ctx: AuditContext, input: Record
   const rowVersion = existing ? existing.rowVersion + 1 : 1;
   const transition = statusColumns(existing?.status ?? null, input.status, actorId, at);
   const common = { data: input.data, status: input.status, updatedBy: actorId, updatedAt: at };
+  const taskId = input.followupTaskId;
 
   const attempt = async (instance: number) => {
     const id = existing?.id ?? randomUUID();
@@ -181,7 +188,12 @@ export async function writeRecord(tx: Executor, ctx: AuditContext, input: Record
             tenantId: input.tenantId,
             id,
             rowVersion: existing.rowVersion,
-            set: { ...common, ...transition, versionId: input.versionId },
+            set: {
+              ...common,
+              ...transition,
+              versionId: input.versionId,
+              ...(taskId ? { followupTaskId: sql`coalesce(${formRecords.followupTaskId}, ${taskId}::uuid)` } : {}),
+            },
           }
         : {
             kind: 'insert',
@@ -195,6 +207,7 @@ export async function writeRecord(tx: Executor, ctx: AuditContext, input: Record
               versionId: input.versionId,
               createdBy: actorId,
               createdAt: at,
+              ...(taskId ? { followupTaskId: taskId } : {}),
               ...common,
               ...transition,
             },

@@ -16,7 +16,8 @@ import {
 } from 'drizzle-orm';
 import { runPrepared, type Executor } from '../../db/client';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { centers, formRecords, formVersions, patients } from '../../db/schema';
+import type { PatientFollowupStatus } from '@registry/shared/contracts/followup';
+import { centers, followupAssignments, followupTasks, formRecords, formVersions, patients } from '../../db/schema';
 import { escapeLike } from '../project/project-manage.repository';
 import { centerCondition, type ProjectScope } from '../project/project-scope';
 import type { FieldCondition, ListField } from './patient-list-fields';
@@ -69,7 +70,32 @@ export type PatientFilter = {
   status?: (typeof patients.status.enumValues)[number];
   enrolDateFrom?: string;
   enrolDateTo?: string;
+  /** Follow-up status (issue 6) on `today`, an Asia/Shanghai calendar date (see `followupStatusCondition`). */
+  followup?: { status: PatientFollowupStatus; today: string };
 };
+
+/**
+ * The patient list's follow-up status (contract `PATIENT_FOLLOWUP_STATUSES`): `overdue` an open task past its window;
+ * `due` an open task in its window and none overdue; `on_track` open tasks, none due or overdue; `lost` the patient is
+ * lost to follow-up; `none` no active plan assignment.
+ */
+export function followupStatusCondition(status: PatientFollowupStatus, today: string): SQL {
+  const open = (extra: SQL) =>
+    sql`exists (select 1 from ${followupTasks} ft where ft.tenant_id = ${patients.tenantId} and ft.patient_id = ${patients.id} and ft.status = 'open' and ${extra})`;
+  const overdue = open(sql`ft.window_end < ${today}::date`);
+  switch (status) {
+    case 'overdue':
+      return overdue;
+    case 'due':
+      return sql`(${open(sql`ft.window_start <= ${today}::date and ft.window_end >= ${today}::date`)} and not ${overdue})`;
+    case 'on_track':
+      return sql`(${open(sql`true`)} and not ${open(sql`ft.window_start <= ${today}::date`)})`;
+    case 'lost':
+      return sql`${patients.followupLostAt} is not null`;
+    case 'none':
+      return sql`not exists (select 1 from ${followupAssignments} fa where fa.tenant_id = ${patients.tenantId} and fa.patient_id = ${patients.id} and fa.status = 'active')`;
+  }
+}
 
 const SORT_COLUMNS = {
   patientNo: patients.seq,
@@ -98,6 +124,7 @@ function filterConditions(scope: ProjectScope, f: PatientFilter): SQL[] {
   if (f.status) conditions.push(eq(patients.status, f.status));
   if (f.enrolDateFrom) conditions.push(gte(patients.enrolDate, f.enrolDateFrom));
   if (f.enrolDateTo) conditions.push(lte(patients.enrolDate, f.enrolDateTo));
+  if (f.followup) conditions.push(followupStatusCondition(f.followup.status, f.followup.today));
   return conditions;
 }
 

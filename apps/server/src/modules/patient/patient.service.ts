@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import {
   idNumberFacts,
@@ -449,6 +450,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
         status: q.status,
         enrolDateFrom: q.enrolDateFrom,
         enrolDateTo: q.enrolDateTo,
+        ...(q.followupStatus ? { followup: { status: q.followupStatus, today: shanghaiDate(clock.now()) } } : {}),
       };
       // The ids of the latest published versions: read with the session, else while the transaction begins.
       const known = auth.currentProject?.id === scope.projectId ? auth.currentProject.latestVersionIds : undefined;

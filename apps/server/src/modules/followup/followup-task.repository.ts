@@ -1,0 +1,509 @@
+import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { TaskState } from '@registry/shared/followup/schedule';
+import type { Executor } from '../../db/client';
+import {
+  centers,
+  followupContacts,
+  followupPlans,
+  followupTasks,
+  followupVisits,
+  formRecords,
+  formVersions,
+  patients,
+  projectMembers,
+  users,
+} from '../../db/schema';
+import { patientScope } from '../patient/patient.repository';
+import { escapeLike } from '../project/project-manage.repository';
+import type { ProjectScope } from '../project/project-scope';
+
+/**
+ * The follow-up worklist and the record of one task (issue 6). A task is visible when its patient is (THE patient
+ * scope: tenant, project, the sub-project's cohort, the center rule, not deleted): every read and write here joins
+ * the patient. A task's state is computed in SQL from its status, its window and `today` (an Asia/Shanghai calendar
+ * date, a bound parameter): due (open, window_start <= today <= window_end), overdue (open, window_end < today),
+ * upcoming (open, window_start > today), else its status.
+ */
+
+export type WorklistFilter = {
+  /** A user id, or null for unassigned tasks. */
+  ownerId?: string | null;
+  centerId?: string;
+  planId?: string;
+  visitId?: string;
+  patientId?: string;
+  keyword?: string;
+  /** The keyword also matches the patient's name (`patient.pii`). */
+  nameSearch: boolean;
+  dueFrom?: string;
+  dueTo?: string;
+  state?: TaskState;
+};
+
+/** The state of a task on `today` (an ISO date), as SQL text. */
+export function stateSql(today: string): SQL<TaskState> {
+  return sql<TaskState>`(case when ${followupTasks.status} <> 'open' then ${followupTasks.status}
+    when ${followupTasks.windowEnd} < ${today}::date then 'overdue'
+    when ${followupTasks.windowStart} <= ${today}::date then 'due' else 'upcoming' end)`;
+}
+
+/** The condition of one state on `today`. */
+export function stateCondition(state: TaskState, today: string): SQL {
+  const open = eq(followupTasks.status, 'open');
+  switch (state) {
+    case 'due':
+      return sql`(${open} and ${followupTasks.windowStart} <= ${today}::date and ${followupTasks.windowEnd} >= ${today}::date)`;
+    case 'overdue':
+      return sql`(${open} and ${followupTasks.windowEnd} < ${today}::date)`;
+    case 'upcoming':
+      return sql`(${open} and ${followupTasks.windowStart} > ${today}::date)`;
+    default:
+      return eq(followupTasks.status, state);
+  }
+}
+
+/** The scope of tasks: the tenant's tasks of visible patients. */
+export function taskScope(scope: ProjectScope): SQL {
+  return sql`(${eq(followupTasks.tenantId, scope.tenantId)} and ${patientScope(scope)})`;
+}
+
+function filterConditions(scope: ProjectScope, f: WorklistFilter, today: string): SQL[] {
+  const c: SQL[] = [taskScope(scope)];
+  if (f.ownerId === null) c.push(isNull(followupTasks.ownerId));
+  else if (f.ownerId) c.push(eq(followupTasks.ownerId, f.ownerId));
+  if (f.centerId) c.push(eq(patients.centerId, f.centerId));
+  if (f.planId) c.push(eq(followupTasks.planId, f.planId));
+  if (f.visitId) c.push(eq(followupTasks.visitId, f.visitId));
+  if (f.patientId) c.push(eq(followupTasks.patientId, f.patientId));
+  if (f.keyword) {
+    const p = escapeLike(f.keyword);
+    const any = or(
+      ilike(patients.patientNo, p),
+      ilike(patients.hospitalNo, p),
+      f.nameSearch ? ilike(patients.name, p) : undefined,
+    );
+    if (any) c.push(any);
+  }
+  if (f.dueFrom) c.push(sql`${followupTasks.dueDate} >= ${f.dueFrom}::date`);
+  if (f.dueTo) c.push(sql`${followupTasks.dueDate} <= ${f.dueTo}::date`);
+  if (f.state) c.push(stateCondition(f.state, today));
+  return c;
+}
+
+const taskColumns = (today: string) => ({
+  id: followupTasks.id,
+  patientId: followupTasks.patientId,
+  patientNo: patients.patientNo,
+  patientName: patients.name,
+  gender: patients.gender,
+  phoneEnc: patients.phoneEnc,
+  centerId: patients.centerId,
+  centerName: centers.name,
+  planId: followupTasks.planId,
+  planName: followupPlans.name,
+  visitId: followupTasks.visitId,
+  visitName: followupVisits.name,
+  contactMethod: followupVisits.contactMethod,
+  dueDate: followupTasks.dueDate,
+  windowStart: followupTasks.windowStart,
+  windowEnd: followupTasks.windowEnd,
+  status: followupTasks.status,
+  state: stateSql(today),
+  ownerId: followupTasks.ownerId,
+  ownerName: users.name,
+  attempts: sql<number>`(select count(*)::int from ${followupContacts} fc where fc.task_id = ${followupTasks.id})`,
+  lastContactAt: sql<
+    string | null
+  >`(select max(fc.contacted_at) from ${followupContacts} fc where fc.task_id = ${followupTasks.id})`,
+  lastOutcome: sql<
+    string | null
+  >`(select fc.outcome from ${followupContacts} fc where fc.task_id = ${followupTasks.id} order by fc.contacted_at desc, fc.created_at desc limit 1)`,
+  closedAt: followupTasks.closedAt,
+  closedReason: followupTasks.closedReason,
+  rowVersion: followupTasks.rowVersion,
+});
+
+function taskSelect(db: Executor, today: string) {
+  return db
+    .select(taskColumns(today))
+    .from(followupTasks)
+    .innerJoin(patients, and(eq(patients.id, followupTasks.patientId), eq(patients.tenantId, followupTasks.tenantId)))
+    .innerJoin(centers, eq(centers.id, patients.centerId))
+    .innerJoin(followupPlans, eq(followupPlans.id, followupTasks.planId))
+    .innerJoin(followupVisits, eq(followupVisits.id, followupTasks.visitId))
+    .leftJoin(users, eq(users.id, followupTasks.ownerId))
+    .$dynamic();
+}
+
+/** The order of a page: per the contract, by the state asked for. */
+function orderOf(state: TaskState | undefined): SQL[] {
+  if (state === 'upcoming') return [asc(followupTasks.windowStart), asc(followupTasks.dueDate), asc(followupTasks.id)];
+  if (state === 'done' || state === 'lost' || state === 'cancelled')
+    return [sql`${followupTasks.closedAt} desc nulls last`, asc(followupTasks.id)];
+  // due, overdue, or every state: open tasks first, most urgent window end first; then the latest closed
+  return [
+    sql`(${followupTasks.status} <> 'open')`,
+    asc(followupTasks.windowEnd),
+    sql`${followupTasks.closedAt} desc nulls last`,
+    asc(followupTasks.id),
+  ];
+}
+
+/** A page of the worklist and its total. */
+export async function pageTasks(
+  db: Executor,
+  scope: ProjectScope,
+  filter: WorklistFilter,
+  today: string,
+  paging: { current: number; size: number },
+) {
+  const where = and(...filterConditions(scope, filter, today));
+  const records = await taskSelect(db, today)
+    .where(where)
+    .orderBy(...orderOf(filter.state))
+    .limit(paging.size)
+    .offset((paging.current - 1) * paging.size);
+  const [c] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(followupTasks)
+    .innerJoin(patients, and(eq(patients.id, followupTasks.patientId), eq(patients.tenantId, followupTasks.tenantId)))
+    .where(where);
+  return { records, total: c?.n ?? 0 };
+}
+
+/** Up to `limit` rows of the worklist in the page's order (the export). */
+export async function listTasks(
+  db: Executor,
+  scope: ProjectScope,
+  filter: WorklistFilter,
+  today: string,
+  limit: number,
+) {
+  return taskSelect(db, today)
+    .where(and(...filterConditions(scope, filter, today)))
+    .orderBy(...orderOf(filter.state))
+    .limit(limit);
+}
+
+/** Per state under the filters (the state filter itself ignored), and open tasks due today. */
+export async function countTasks(db: Executor, scope: ProjectScope, filter: WorklistFilter, today: string) {
+  const { state: _state, ...rest } = filter;
+  const n = (condition: SQL) => sql<number>`(count(*) filter (where ${condition}))::int`;
+  const [row] = await db
+    .select({
+      due: n(stateCondition('due', today)),
+      upcoming: n(stateCondition('upcoming', today)),
+      overdue: n(stateCondition('overdue', today)),
+      done: n(stateCondition('done', today)),
+      lost: n(stateCondition('lost', today)),
+      dueToday: n(sql`${followupTasks.status} = 'open' and ${followupTasks.dueDate} = ${today}::date`),
+    })
+    .from(followupTasks)
+    .innerJoin(patients, and(eq(patients.id, followupTasks.patientId), eq(patients.tenantId, followupTasks.tenantId)))
+    .where(and(...filterConditions(scope, rest, today)));
+  return row ?? { due: 0, upcoming: 0, overdue: 0, done: 0, lost: 0, dueToday: 0 };
+}
+
+/** The home page's figures: `week` is today + 6, `yearAgo` today − 364. */
+export async function summaryCounts(
+  db: Executor,
+  scope: ProjectScope,
+  dates: { today: string; week: string; yearAgo: string },
+) {
+  const { today, week, yearAgo } = dates;
+  const n = (condition: SQL) => sql<number>`(count(*) filter (where ${condition}))::int`;
+  const mine = eq(followupTasks.ownerId, scope.userId);
+  const inYear = sql`${followupTasks.dueDate} between ${yearAgo}::date and ${today}::date`;
+  const [row] = await db
+    .select({
+      dueToday: n(sql`${followupTasks.status} = 'open' and ${followupTasks.dueDate} = ${today}::date`),
+      due: n(stateCondition('due', today)),
+      dueThisWeek: n(
+        sql`${followupTasks.status} = 'open' and ${followupTasks.dueDate} between ${today}::date and ${week}::date`,
+      ),
+      overdue: n(stateCondition('overdue', today)),
+      mineDue: n(sql`${stateCondition('due', today)} and ${mine}`),
+      mineOverdue: n(sql`${stateCondition('overdue', today)} and ${mine}`),
+      yearDone: n(sql`${stateCondition('done', today)} and ${inYear}`),
+      yearMissed: n(sql`(${stateCondition('overdue', today)} or ${stateCondition('lost', today)}) and ${inYear}`),
+    })
+    .from(followupTasks)
+    .innerJoin(patients, and(eq(patients.id, followupTasks.patientId), eq(patients.tenantId, followupTasks.tenantId)))
+    .where(taskScope(scope));
+  return row;
+}
+
+/** One visible task with what the record page needs of its patient, plan and visit. */
+export async function findTask(db: Executor, scope: ProjectScope, id: string, today: string) {
+  const [row] = await db
+    .select({
+      ...taskColumns(today),
+      tenantId: followupTasks.tenantId,
+      patientProjectId: patients.projectId,
+      patientSubProjectId: patients.subProjectId,
+      birthDate: patients.birthDate,
+      enrolDate: patients.enrolDate,
+      patientStatus: patients.status,
+      deathDate: patients.deathDate,
+      deathCause: patients.deathCause,
+      lostAt: patients.followupLostAt,
+      lostReason: patients.followupLostReason,
+      planAnchor: followupPlans.anchor,
+      visitSeq: followupVisits.seq,
+      visitOffset: followupVisits.offset,
+      visitOffsetUnit: followupVisits.offsetUnit,
+      visitFixedDate: followupVisits.fixedDate,
+      visitWindowBefore: followupVisits.windowBefore,
+      visitWindowAfter: followupVisits.windowAfter,
+      visitFormKeys: followupVisits.formKeys,
+    })
+    .from(followupTasks)
+    .innerJoin(patients, and(eq(patients.id, followupTasks.patientId), eq(patients.tenantId, followupTasks.tenantId)))
+    .innerJoin(centers, eq(centers.id, patients.centerId))
+    .innerJoin(followupPlans, eq(followupPlans.id, followupTasks.planId))
+    .innerJoin(followupVisits, eq(followupVisits.id, followupTasks.visitId))
+    .leftJoin(users, eq(users.id, followupTasks.ownerId))
+    .where(and(taskScope(scope), eq(followupTasks.id, id)))
+    .limit(1);
+  return row;
+}
+
+export type TaskListRow = Awaited<ReturnType<typeof pageTasks>>['records'][number];
+export type TaskDetailRow = NonNullable<Awaited<ReturnType<typeof findTask>>>;
+
+/** The visible tasks of a patient, by due date. */
+export async function patientTasks(db: Executor, scope: ProjectScope, patientId: string, today: string) {
+  return taskSelect(db, today)
+    .where(and(taskScope(scope), eq(followupTasks.patientId, patientId)))
+    .orderBy(asc(followupTasks.dueDate), asc(followupVisits.seq), asc(followupTasks.id));
+}
+
+/** The visible tasks among `ids` (id, status, row version). */
+export async function visibleTaskStates(db: Executor, scope: ProjectScope, ids: string[]) {
+  return db
+    .select({
+      id: followupTasks.id,
+      status: followupTasks.status,
+      ownerId: followupTasks.ownerId,
+      centerId: patients.centerId,
+    })
+    .from(followupTasks)
+    .innerJoin(patients, and(eq(patients.id, followupTasks.patientId), eq(patients.tenantId, followupTasks.tenantId)))
+    .where(and(taskScope(scope), inArray(followupTasks.id, ids)));
+}
+
+/** The membership of an enabled user in the project (`centerId` null = all centers), or undefined. */
+export async function activeMembership(
+  db: Executor,
+  scope: ProjectScope,
+  userId: string,
+): Promise<{ centerId: string | null } | undefined> {
+  const [row] = await db
+    .select({ centerId: projectMembers.centerId })
+    .from(projectMembers)
+    .innerJoin(users, eq(users.id, projectMembers.userId))
+    .where(
+      and(
+        eq(projectMembers.tenantId, scope.tenantId),
+        eq(projectMembers.projectId, scope.rootProjectId),
+        eq(projectMembers.userId, userId),
+        eq(users.disabled, false),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+/** Sets the owner of the open tasks among `ids`; answers the tasks changed. */
+export async function setOwner(tx: Executor, tenantId: string, ids: string[], ownerId: string | null, at: Date) {
+  return tx
+    .update(followupTasks)
+    .set({ ownerId, updatedAt: at, rowVersion: sql`${followupTasks.rowVersion} + 1` })
+    .where(and(eq(followupTasks.tenantId, tenantId), inArray(followupTasks.id, ids), eq(followupTasks.status, 'open')))
+    .returning({ id: followupTasks.id, rowVersion: followupTasks.rowVersion });
+}
+
+/**
+ * Moves one task from one of `from` to `set.status`, guarded by its row version when given: undefined when the task
+ * moved meanwhile.
+ */
+export async function moveTask(
+  tx: Executor,
+  key: { tenantId: string; id: string; from: readonly string[]; rowVersion?: number },
+  set: Partial<typeof followupTasks.$inferInsert>,
+) {
+  const [row] = await tx
+    .update(followupTasks)
+    .set({ ...set, rowVersion: sql`${followupTasks.rowVersion} + 1` })
+    .where(
+      and(
+        eq(followupTasks.tenantId, key.tenantId),
+        eq(followupTasks.id, key.id),
+        inArray(followupTasks.status, [...key.from] as ('open' | 'done' | 'lost' | 'cancelled')[]),
+        key.rowVersion !== undefined ? eq(followupTasks.rowVersion, key.rowVersion) : undefined,
+      ),
+    )
+    .returning({ id: followupTasks.id, rowVersion: followupTasks.rowVersion });
+  return row;
+}
+
+/** Closes every open task of a patient (lost or cancelled); answers them. */
+export async function closeOpenTasksOfPatient(
+  tx: Executor,
+  key: { tenantId: string; patientId: string },
+  set: { status: 'lost' | 'cancelled'; closedAt: Date; closedBy: string; closedReason: string },
+) {
+  return tx
+    .update(followupTasks)
+    .set({ ...set, updatedAt: set.closedAt, rowVersion: sql`${followupTasks.rowVersion} + 1` })
+    .where(
+      and(
+        eq(followupTasks.tenantId, key.tenantId),
+        eq(followupTasks.patientId, key.patientId),
+        eq(followupTasks.status, 'open'),
+      ),
+    )
+    .returning({ id: followupTasks.id, rowVersion: followupTasks.rowVersion });
+}
+
+/** Bumps a task's row version (a contact was recorded). */
+export async function touchTask(tx: Executor, tenantId: string, id: string, at: Date) {
+  await tx
+    .update(followupTasks)
+    .set({ updatedAt: at, rowVersion: sql`${followupTasks.rowVersion} + 1` })
+    .where(and(eq(followupTasks.tenantId, tenantId), eq(followupTasks.id, id)));
+}
+
+export async function insertContact(tx: Executor, values: typeof followupContacts.$inferInsert) {
+  const [row] = await tx.insert(followupContacts).values(values).returning({ id: followupContacts.id });
+  if (!row) throw new Error('contact insert returned no row');
+  return row.id;
+}
+
+/** The contacts of tasks, newest first. */
+export async function contactsOf(db: Executor, tenantId: string, taskIds: string[]) {
+  if (taskIds.length === 0) return [];
+  return db
+    .select({
+      id: followupContacts.id,
+      taskId: followupContacts.taskId,
+      contactedAt: followupContacts.contactedAt,
+      method: followupContacts.method,
+      outcome: followupContacts.outcome,
+      note: followupContacts.note,
+      createdByName: users.name,
+      createdAt: followupContacts.createdAt,
+    })
+    .from(followupContacts)
+    .leftJoin(users, eq(users.id, followupContacts.createdBy))
+    .where(and(eq(followupContacts.tenantId, tenantId), inArray(followupContacts.taskId, taskIds)))
+    .orderBy(desc(followupContacts.contactedAt), desc(followupContacts.createdAt));
+}
+export type ContactRow = Awaited<ReturnType<typeof contactsOf>>[number];
+
+/** Whether a contact of the task reached the patient. */
+export async function hasReachedContact(db: Executor, tenantId: string, taskId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: followupContacts.id })
+    .from(followupContacts)
+    .where(
+      and(
+        eq(followupContacts.tenantId, tenantId),
+        eq(followupContacts.taskId, taskId),
+        eq(followupContacts.outcome, 'reached'),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * The live records a task's forms show: of the repeating forms, the instance tagged with the task; of the others, the
+ * patient's one record (instance 1).
+ */
+export async function taskRecords(
+  db: Executor,
+  key: { tenantId: string; patientId: string; taskId: string },
+  forms: { formKey: string; repeating: boolean }[],
+) {
+  if (forms.length === 0) return [];
+  const repeating = forms.filter((f) => f.repeating).map((f) => f.formKey);
+  const single = forms.filter((f) => !f.repeating).map((f) => f.formKey);
+  return db
+    .select({
+      id: formRecords.id,
+      formKey: formRecords.formKey,
+      instance: formRecords.instance,
+      versionId: formRecords.versionId,
+      status: formRecords.status,
+      data: formRecords.data,
+      rowVersion: formRecords.rowVersion,
+      updatedAt: formRecords.updatedAt,
+      followupTaskId: formRecords.followupTaskId,
+    })
+    .from(formRecords)
+    .where(
+      and(
+        eq(formRecords.tenantId, key.tenantId),
+        eq(formRecords.patientId, key.patientId),
+        isNull(formRecords.deletedAt),
+        or(
+          repeating.length > 0
+            ? and(inArray(formRecords.formKey, repeating), eq(formRecords.followupTaskId, key.taskId))
+            : undefined,
+          single.length > 0 ? and(inArray(formRecords.formKey, single), eq(formRecords.instance, 1)) : undefined,
+        ),
+      ),
+    )
+    .orderBy(asc(formRecords.formKey), asc(formRecords.instance));
+}
+export type TaskRecordRow = Awaited<ReturnType<typeof taskRecords>>[number];
+
+/** A published version of the tenant belonging to one of these projects, or undefined. */
+export async function findVersionOf(db: Executor, tenantId: string, versionId: string, projectIds: string[]) {
+  const [row] = await db
+    .select({ id: formVersions.id })
+    .from(formVersions)
+    .where(
+      and(
+        eq(formVersions.tenantId, tenantId),
+        eq(formVersions.id, versionId),
+        inArray(formVersions.projectId, projectIds),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+/** A visible patient with what the death and timeline calls need. */
+export async function findScopedPatient(db: Executor, scope: ProjectScope, patientId: string) {
+  const [row] = await db
+    .select({
+      id: patients.id,
+      patientNo: patients.patientNo,
+      birthDate: patients.birthDate,
+      status: patients.status,
+      deathDate: patients.deathDate,
+      deathCause: patients.deathCause,
+      rowVersion: patients.rowVersion,
+    })
+    .from(patients)
+    .where(and(patientScope(scope), eq(patients.id, patientId)))
+    .limit(1);
+  return row;
+}
+
+/** Updates a visible patient's follow-up columns (and status); answers the new row version. */
+export async function updatePatientFollowup(
+  tx: Executor,
+  scope: ProjectScope,
+  patientId: string,
+  set: Partial<typeof patients.$inferInsert>,
+) {
+  const [row] = await tx
+    .update(patients)
+    .set({ ...set, rowVersion: sql`${patients.rowVersion} + 1` })
+    .where(and(patientScope(scope), eq(patients.id, patientId)))
+    .returning({ id: patients.id, rowVersion: patients.rowVersion });
+  return row;
+}
