@@ -155,6 +155,9 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'form_definition.publish': '发布数据库版本',
   'form_definition.discard': '放弃数据库草稿',
   'form_definition.export': '导出数据库定义',
+  // issue 6: reminders and notifications
+  'followup_task.remind': '发送随访提醒',
+  'notification.read': '标记通知已读',
 };
 
 /** Chinese labels of the entity types of audit events. */
@@ -184,6 +187,9 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
   form_version: '数据库版本',
   field_dict: '字典',
   field_dict_option: '字典选项',
+  // issue 6: reminders and notifications
+  followup_task: '随访任务',
+  notification: '通知',
 };
 
 const VERB_LABELS: Readonly<Record<string, string>> = {
