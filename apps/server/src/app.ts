@@ -50,7 +50,12 @@ import { registerSystemRoutes } from './modules/system/system.routes';
 import { registerUserRoutes } from './modules/user/user.routes';
 import { createUserService } from './modules/user/user.service';
 import { createFollowupReminderJob } from './modules/followup/followup-reminder.job';
-import { combineNotifiers, createInAppNotifier, createSmsNotifier, type Notifier } from './modules/notification/notifier';
+import {
+  combineNotifiers,
+  createInAppNotifier,
+  createSmsNotifier,
+  type Notifier,
+} from './modules/notification/notifier';
 import { registerNotificationRoutes } from './modules/notification/notification.routes';
 import { createNotificationService } from './modules/notification/notification.service';
 import { createJobRunner, type JobRunner } from './modules/scheduler/job-runner';
@@ -159,9 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     tickSeconds: config.jobsTickSeconds,
     logger: app.log,
-    jobs: [
-      createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds }),
-    ],
+    jobs: [createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds })],
   });
   app.decorate('jobs', jobs);
   if (config.jobsEnabled) app.addHook('onReady', async () => jobs.start());

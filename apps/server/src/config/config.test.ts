@@ -35,7 +35,9 @@ describe('loadConfig', () => {
   it('should read the job settings and refuse a bad interval in Chinese', () => {
     const c = loadConfig({ JOBS_ENABLED: 'false', JOBS_TICK_SECONDS: '5', REMINDER_SMS_ENABLED: '1' }, '/x');
     expect(c).toMatchObject({ jobsEnabled: false, jobsTickSeconds: 5, reminderSmsEnabled: true });
-    expect(() => loadConfig({ REMINDER_INTERVAL_SECONDS: '1' })).toThrow(/REMINDER_INTERVAL_SECONDS="1": 应为 10 到 86400/);
+    expect(() => loadConfig({ REMINDER_INTERVAL_SECONDS: '1' })).toThrow(
+      /REMINDER_INTERVAL_SECONDS="1": 应为 10 到 86400/,
+    );
   });
 
   it('should read booleans written as true/false/1/0 and numbers', () => {

@@ -87,7 +87,10 @@ async function followupEditors(tx: Executor, rootProjectIds: readonly string[]):
 }
 
 /** The recipients of a task: its owner, or (unassigned) the project's follow-up editors whose centers cover it. */
-export function recipientsOf(task: Pick<ClaimedTask, 'owner_id' | 'root_project_id' | 'center_id'>, editors: Candidate[]) {
+export function recipientsOf(
+  task: Pick<ClaimedTask, 'owner_id' | 'root_project_id' | 'center_id'>,
+  editors: Candidate[],
+) {
   if (task.owner_id) return [task.owner_id];
   const users = editors
     .filter((e) => e.project_id === task.root_project_id && (e.center_id === null || e.center_id === task.center_id))

@@ -1,4 +1,8 @@
-import { NOTIFICATION_KINDS, type NotificationKind, type NotificationVO } from '@registry/shared/contracts/notification';
+import {
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+  type NotificationVO,
+} from '@registry/shared/contracts/notification';
 
 type Row = {
   id: string;

@@ -52,9 +52,8 @@ export function createNotificationService(deps: { db: Db; clock: Clock }) {
     ): Promise<{ count: number }> {
       const owner = ownerOf(auth);
       const ids = [...new Set(body.ids ?? [])];
-      if (!body.all && ids.length === 0) throw new AppError(400, '请选择要标记为已读的通知', [
-        { path: 'ids', message: '请选择要标记为已读的通知' },
-      ]);
+      if (!body.all && ids.length === 0)
+        throw new AppError(400, '请选择要标记为已读的通知', [{ path: 'ids', message: '请选择要标记为已读的通知' }]);
       if (!body.all) {
         const own = await findOwnIds(db, owner, ids);
         if (own.length !== ids.length) throw new AppError(404, NOT_FOUND);

@@ -135,8 +135,8 @@ describe('job runner', () => {
 
   it('should refuse a job registered twice', () => {
     const c = countingJob('twice');
-    expect(() =>
-      createJobRunner({ db, clock: createFakeClock(), jobs: [c.job, c.job], tickSeconds: 1 }),
-    ).toThrow(/twice/);
+    expect(() => createJobRunner({ db, clock: createFakeClock(), jobs: [c.job, c.job], tickSeconds: 1 })).toThrow(
+      /twice/,
+    );
   });
 });
