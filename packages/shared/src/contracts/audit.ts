@@ -187,8 +187,7 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
   form_version: '数据库版本',
   field_dict: '字典',
   field_dict_option: '字典选项',
-  // issue 6: reminders and notifications
-  followup_task: '随访任务',
+  // issue 6: notifications (followup_task's label comes with the worklist's labels)
   notification: '通知',
 };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { page, pageRequest } from './envelope';
+import { PATIENT_FOLLOWUP_STATUSES } from './followup';
 
 /**
  * Patients of the current project (`/patient/list`, `/patient/add`, `/patient/edit`). Base `patient-info`.
@@ -165,6 +166,8 @@ export const patientPageRequest = pageRequest.extend({
    * of another list (other filters or sort) is ignored; without one, `current`/`size` paging works as always.
    */
   cursor: z.string().max(200, '分页游标无效').optional(),
+  /** Follow-up status (issue 6), see `PATIENT_FOLLOWUP_STATUSES`. */
+  followupStatus: z.enum(PATIENT_FOLLOWUP_STATUSES, '随访状态不正确').optional(),
 });
 export type PatientPageRequest = z.input<typeof patientPageRequest>;
 export const patientPageResponse = page(patientListItem).extend({
