@@ -25,7 +25,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       seedDemo: true,
       trustProxy: false,
-      jobsEnabled: true,
+      // on by default; off under the test runner unless JOBS_ENABLED says so
+      jobsEnabled: false,
       jobsTickSeconds: 20,
       reminderIntervalSeconds: 300,
       reminderSmsEnabled: false,
@@ -33,8 +34,8 @@ describe('loadConfig', () => {
   });
 
   it('should read the job settings and refuse a bad interval in Chinese', () => {
-    const c = loadConfig({ JOBS_ENABLED: 'false', JOBS_TICK_SECONDS: '5', REMINDER_SMS_ENABLED: '1' }, '/x');
-    expect(c).toMatchObject({ jobsEnabled: false, jobsTickSeconds: 5, reminderSmsEnabled: true });
+    const c = loadConfig({ JOBS_ENABLED: 'true', JOBS_TICK_SECONDS: '5', REMINDER_SMS_ENABLED: '1' }, '/x');
+    expect(c).toMatchObject({ jobsEnabled: true, jobsTickSeconds: 5, reminderSmsEnabled: true });
     expect(() => loadConfig({ REMINDER_INTERVAL_SECONDS: '1' })).toThrow(
       /REMINDER_INTERVAL_SECONDS="1": 应为 10 到 86400/,
     );

@@ -62,7 +62,8 @@ const envSchema = z.object({
   TRUST_PROXY: bool(false),
   PHI_ENCRYPTION_KEY: key32(),
   PHI_BLIND_INDEX_KEY: key32(),
-  JOBS_ENABLED: bool(true),
+  // default: on, except under the test runner (tests start a job runner themselves)
+  JOBS_ENABLED: bool(process.env.VITEST === undefined),
   JOBS_TICK_SECONDS: int(20, 1, 3600),
   REMINDER_INTERVAL_SECONDS: int(300, 10, 24 * 3600),
   REMINDER_SMS_ENABLED: bool(false),

@@ -29,9 +29,7 @@ function serveInbox(items: NotificationVO[]) {
   const unread = () => items.filter((n) => n.readAt === null).length;
   server.use(
     http.get(apiUrl('/notification/unread-count'), () => ok({ count: unread() })),
-    http.post(apiUrl('/notification/page'), () =>
-      ok({ records: items, total: items.length, current: 1, size: 10 }),
-    ),
+    http.post(apiUrl('/notification/page'), () => ok({ records: items, total: items.length, current: 1, size: 10 })),
     http.post(apiUrl('/notification/read'), async ({ request }) => {
       const body = (await request.json()) as { ids?: string[]; all?: boolean };
       reads.push(body);
@@ -45,7 +43,10 @@ function serveInbox(items: NotificationVO[]) {
 describe('NotificationBell', () => {
   it('should show the unread count and list the latest notifications with title, body and time', async () => {
     setToken('tok');
-    serveInbox([buildNotification(), buildNotification({ id: 'n2', title: '随访提醒：C01-0004 出院后6个月', readAt: 'x' })]);
+    serveInbox([
+      buildNotification(),
+      buildNotification({ id: 'n2', title: '随访提醒：C01-0004 出院后6个月', readAt: 'x' }),
+    ]);
     renderRoute(<NotificationBell />, { path: '/home', at: '/home' });
     const bell = await screen.findByRole('button', { name: '通知，1条未读' });
     await userEvent.setup({ delay: null }).click(bell);

@@ -88,7 +88,9 @@ describe('FollowupTimeline', () => {
     const first = await within(timeline).findByRole('link', { name: '心衰随访 · 出院后3个月' });
     expect(first).toHaveAttribute('href', '/followup/edit?id=t1');
     expect(within(timeline).getByText('已完成')).toBeInTheDocument();
-    expect(within(timeline).getByText('应随访 2026-03-17 · 窗口期 2026-03-10 至 2026-03-24 · 负责人 李护士')).toBeInTheDocument();
+    expect(
+      within(timeline).getByText('应随访 2026-03-17 · 窗口期 2026-03-10 至 2026-03-24 · 负责人 李护士'),
+    ).toBeInTheDocument();
     const contacts = within(timeline).getByRole('list', { name: '出院后3个月的联系记录' });
     expect(within(contacts).getByText('已联系上')).toBeInTheDocument();
     expect(within(contacts).getByText('无人接听')).toBeInTheDocument();

@@ -42,7 +42,9 @@ export function FollowupSummaryCards() {
                   title={figure.title}
                   loading={summary.isPending}
                   value={summary.data ? (summary.data[figure.key] ?? 0) : 0}
-                  styles={figure.danger && (summary.data?.overdue ?? 0) > 0 ? { content: { color: '#cf1322' } } : undefined}
+                  styles={
+                    figure.danger && (summary.data?.overdue ?? 0) > 0 ? { content: { color: '#cf1322' } } : undefined
+                  }
                   suffix="例"
                 />
               </Card>
