@@ -28,7 +28,7 @@ describe('loadConfig', () => {
       // on by default; off under the test runner unless JOBS_ENABLED says so
       jobsEnabled: false,
       jobsTickSeconds: 20,
-      reminderIntervalSeconds: 300,
+      reminderIntervalSeconds: 60,
       reminderSmsEnabled: false,
     });
   });

@@ -65,7 +65,7 @@ const envSchema = z.object({
   // default: on, except under the test runner (tests start a job runner themselves)
   JOBS_ENABLED: bool(process.env.VITEST === undefined),
   JOBS_TICK_SECONDS: int(20, 1, 3600),
-  REMINDER_INTERVAL_SECONDS: int(300, 10, 24 * 3600),
+  REMINDER_INTERVAL_SECONDS: int(60, 10, 24 * 3600),
   REMINDER_SMS_ENABLED: bool(false),
 });
 

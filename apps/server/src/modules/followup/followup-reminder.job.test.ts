@@ -7,6 +7,7 @@ import { seedReferenceData } from '../../db/seed';
 import { createFakeClock } from '../../lib/clock';
 import { createTestDatabase, type TestDatabase } from '../../../test/db';
 import { buildReminderWorld, type ReminderWorld } from '../../../test/reminder-factory';
+import { createOutboxSmsProvider } from '../auth/sms-provider';
 import { combineNotifiers, createInAppNotifier, createSmsNotifier } from '../notification/notifier';
 import { createJobRunner } from '../scheduler/job-runner';
 import { createFollowupReminderJob } from './followup-reminder.job';
@@ -141,6 +142,30 @@ describe('follow-up reminder job', () => {
     expect(rows[0]?.message).toContain('C01-0001');
     expect(rows[0]?.message).not.toContain('患者1'); // no patient name in a text message
     expect(task).toBeTruthy();
+  });
+
+  it('should write the SMS through the outbox provider’s transactional send', async () => {
+    const world = await buildReminderWorld(db, { remindDaysBefore: 0 });
+    await world.addTasks({
+      ownerId: world.users.nurseC1,
+      windowStart: '2026-03-07',
+      dueDate: '2026-03-08',
+      windowEnd: '2026-03-09',
+    });
+    const clock = createFakeClock(new Date('2026-03-07T01:00:00Z'));
+    const sms = createOutboxSmsProvider({ db, clock, logger: { info: () => undefined } });
+    const job = createFollowupReminderJob({
+      db,
+      clock,
+      notifier: createSmsNotifier({ sms, now: () => clock.now() }),
+      intervalSeconds: 60,
+    });
+    expect(await job.runOnce()).toEqual({ tasks: 1, notifications: 1 });
+    const { rows } = await database.pool.query<{ n: number }>(
+      `select count(*)::int as n from sms_outbox o join users u on u.phone = o.phone where u.id = $1`,
+      [world.users.nurseC1],
+    );
+    expect(rows[0]?.n).toBe(1);
   });
 
   it('should roll a batch back whole when notifying fails, and send it on the next run', async () => {

@@ -41,7 +41,8 @@ async function claimDueTasks(tx: Executor, today: string, now: Date, limit: numb
     with due as (
       select t.id
         from followup_tasks t
-        join followup_plans p on p.id = t.plan_id
+        join followup_plans p on p.id = t.plan_id and p.deleted_at is null
+        join patients pa on pa.id = t.patient_id and pa.deleted_at is null
        where t.status = 'open'
          and t.reminded_at is null
          and t.window_start <= ${today}::date + p.remind_days_before
