@@ -52,6 +52,16 @@ import { createProjectService } from './modules/project/project.service';
 import { registerSystemRoutes } from './modules/system/system.routes';
 import { registerUserRoutes } from './modules/user/user.routes';
 import { createUserService } from './modules/user/user.service';
+import { createFollowupReminderJob } from './modules/followup/followup-reminder.job';
+import {
+  combineNotifiers,
+  createInAppNotifier,
+  createSmsNotifier,
+  type Notifier,
+} from './modules/notification/notifier';
+import { registerNotificationRoutes } from './modules/notification/notification.routes';
+import { createNotificationService } from './modules/notification/notification.service';
+import { createJobRunner, type JobRunner } from './modules/scheduler/job-runner';
 import { registerAccess } from './plugins/access';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBody } from './plugins/json-body';
@@ -71,6 +81,8 @@ export type AppDeps = {
   loginRateLimit?: LoginRateLimit;
   /** Shown by `version.json` when the web app has none. */
   startedAt?: Date;
+  /** Delivers notifications (default: in-app, plus SMS when REMINDER_SMS_ENABLED). */
+  notifier?: Notifier;
   /** Sees every route as it is registered (the route-table test). */
   routeObserver?: (route: RouteOptions) => void;
 };
@@ -149,6 +161,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tasks: createFollowupTaskService({ db, clock, keys: phiKeys }),
     followupRecords: createFollowupRecordService({ db, clock, keys: phiKeys, records: formRecords }),
   });
+  // issue 6: notifications and the durable job runner (reminders); jobs start when the app is ready, stop on close
+  const notifier =
+    deps.notifier ??
+    (config.reminderSmsEnabled
+      ? combineNotifiers(createInAppNotifier(), createSmsNotifier({ sms, now: () => clock.now() }))
+      : createInAppNotifier());
+  registerNotificationRoutes(app, { notifications: createNotificationService({ db, clock }) });
+  const jobs: JobRunner = createJobRunner({
+    db,
+    clock,
+    tickSeconds: config.jobsTickSeconds,
+    logger: app.log,
+    jobs: [createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds })],
+  });
+  app.decorate('jobs', jobs);
+  if (config.jobsEnabled) app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', async () => jobs.stop());
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

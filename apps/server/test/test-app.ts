@@ -48,6 +48,7 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     WEB_DIST: path.join(dataDir, 'web'),
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    JOBS_ENABLED: 'false',
     ...env,
   });
   const clock = createFakeClock(new Date());

@@ -25,7 +25,20 @@ describe('loadConfig', () => {
       logLevel: 'info',
       seedDemo: true,
       trustProxy: false,
+      // on by default; off under the test runner unless JOBS_ENABLED says so
+      jobsEnabled: false,
+      jobsTickSeconds: 20,
+      reminderIntervalSeconds: 60,
+      reminderSmsEnabled: false,
     });
+  });
+
+  it('should read the job settings and refuse a bad interval in Chinese', () => {
+    const c = loadConfig({ JOBS_ENABLED: 'true', JOBS_TICK_SECONDS: '5', REMINDER_SMS_ENABLED: '1' }, '/x');
+    expect(c).toMatchObject({ jobsEnabled: true, jobsTickSeconds: 5, reminderSmsEnabled: true });
+    expect(() => loadConfig({ REMINDER_INTERVAL_SECONDS: '1' })).toThrow(
+      /REMINDER_INTERVAL_SECONDS="1": 应为 10 到 86400/,
+    );
   });
 
   it('should read booleans written as true/false/1/0 and numbers', () => {

@@ -62,6 +62,11 @@ const envSchema = z.object({
   TRUST_PROXY: bool(false),
   PHI_ENCRYPTION_KEY: key32(),
   PHI_BLIND_INDEX_KEY: key32(),
+  // default: on, except under the test runner (tests start a job runner themselves)
+  JOBS_ENABLED: bool(process.env.VITEST === undefined),
+  JOBS_TICK_SECONDS: int(20, 1, 3600),
+  REMINDER_INTERVAL_SECONDS: int(60, 10, 24 * 3600),
+  REMINDER_SMS_ENABLED: bool(false),
 });
 
 export type AppConfig = {
@@ -89,6 +94,14 @@ export type AppConfig = {
   phiEncryptionKey: Buffer | undefined;
   /** HMAC-SHA256 key of the blind indexes (PHI_BLIND_INDEX_KEY); undefined = the key file of DATA_DIR. */
   phiBlindIndexKey: Buffer | undefined;
+  /** Durable scheduled jobs (reminders) run in this process (JOBS_ENABLED; the test app turns them off). */
+  jobsEnabled: boolean;
+  /** How often the job runner looks for a due job (JOBS_TICK_SECONDS). */
+  jobsTickSeconds: number;
+  /** How often the follow-up reminder job runs (REMINDER_INTERVAL_SECONDS). */
+  reminderIntervalSeconds: number;
+  /** Follow-up reminders also go out as SMS to the recipient's phone (REMINDER_SMS_ENABLED). */
+  reminderSmsEnabled: boolean;
 };
 
 export class ConfigError extends Error {
@@ -132,5 +145,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     phiEncryptionKey: e.PHI_ENCRYPTION_KEY,
     phiBlindIndexKey: e.PHI_BLIND_INDEX_KEY,
+    jobsEnabled: e.JOBS_ENABLED,
+    jobsTickSeconds: e.JOBS_TICK_SECONDS,
+    reminderIntervalSeconds: e.REMINDER_INTERVAL_SECONDS,
+    reminderSmsEnabled: e.REMINDER_SMS_ENABLED,
   };
 }

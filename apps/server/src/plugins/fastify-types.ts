@@ -1,4 +1,5 @@
 import type { AuthContext } from '../modules/auth/session.service';
+import type { JobRunner } from '../modules/scheduler/job-runner';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
@@ -15,6 +16,11 @@ declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyRequest {
     auth?: AuthContext;
+  }
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
+  interface FastifyInstance {
+    /** The durable job runner of this process (issue 6): started on ready when JOBS_ENABLED, stopped on close. */
+    jobs: JobRunner;
   }
 }
 

@@ -17,6 +17,7 @@ import {
   formRecords,
   formVersions,
   joinRequests,
+  notifications,
   patients,
   projectMembers,
   projects,
@@ -376,6 +377,19 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
   const visit = visitRows[0];
   const task = taskIds[0];
   if (!plan || !visit || !task) throw new Error('follow-up rows missing');
+  // issue 6: an in-app notification of each acting user (own notifications only; the other tenant's must 404)
+  await db.insert(notifications).values(
+    [owner, p1Owner, members.centerLead].map((u) => ({
+      tenantId: tenant.id,
+      userId: u.id,
+      projectId: p1,
+      kind: 'followup_due',
+      entityId: patient.id,
+      title: `随访提醒：${label}`,
+      body: '隔离测试',
+      link: null,
+    })),
+  );
 
   return {
     tenantId: tenant.id,

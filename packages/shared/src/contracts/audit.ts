@@ -165,6 +165,9 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'followup_task.cancel': '取消随访任务',
   'patient.followup_lost': '标记患者失访',
   'patient.death': '登记患者死亡',
+  // issue 6: reminders and notifications
+  'followup_task.remind': '发送随访提醒',
+  'notification.read': '标记通知已读',
 };
 
 /** Chinese labels of the entity types of audit events. */
@@ -196,6 +199,8 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
   field_dict_option: '字典选项',
   followup_task: '随访任务',
   followup_contact: '随访联系',
+  // issue 6: notifications (followup_task's label comes with the worklist's labels)
+  notification: '通知',
 };
 
 const VERB_LABELS: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client';
+import type { Db, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { insertSmsOutbox } from './auth.repository';
 
@@ -11,11 +11,15 @@ export function createOutboxSmsProvider(deps: {
   db: Db;
   clock: Clock;
   logger: Pick<FastifyBaseLogger, 'info'>;
-}): SmsProvider {
+}): SmsProvider & { sendInTransaction(tx: Executor, phone: string, text: string): Promise<void> } {
   return {
     async send(phone, text) {
       await insertSmsOutbox(deps.db, { phone, message: text, createdAt: deps.clock.now() });
       deps.logger.info({ phone, sms: text }, 'SMS (outbox provider)');
+    },
+    /** The same outbox row, written in the caller's transaction (durable notifications, issue 6). */
+    async sendInTransaction(tx, phone, text) {
+      await insertSmsOutbox(tx, { phone, message: text, createdAt: deps.clock.now() });
     },
   };
 }

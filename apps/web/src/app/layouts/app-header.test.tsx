@@ -14,6 +14,7 @@ import { AppHeader } from './app-header';
 function serveUser(user: UserInfo, organisation = { hospitalName: '示例第一人民医院', departmentName: '心血管内科' }) {
   server.use(
     http.get(apiUrl('/sys-user/user-info'), () => ok(user)),
+    http.get(apiUrl('/notification/unread-count'), () => ok({ count: 0 })),
     http.post(apiUrl('/web-project/list'), () => ok({ ...organisation, projectVOs: [] })),
   );
 }

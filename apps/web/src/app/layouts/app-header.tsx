@@ -4,6 +4,7 @@ import { Layout, Tag, Typography } from 'antd';
 import { SYS_TENANT_CODE } from '@registry/shared/constants';
 import type { UserInfo } from '@registry/shared/contracts/user';
 import { useUserInfo } from '../../features/account/api/get-user-info';
+import { NotificationBell } from '../../features/notification/components/notification-bell';
 import { listProjects } from '../../features/project/api/list-projects';
 import { useAppStore } from '../../lib/stores/app-store';
 import { useProjectStore } from '../../lib/stores/project-store';
@@ -36,7 +37,10 @@ function useOrganisationNames() {
   }, [list.data, setOrganisation]);
 }
 
-/** The 48 px header: project name (main layout only), hospital, "-department", the user's avatar dropdown. */
+/**
+ * The 48 px header: project name (main layout only), hospital, "-department", the notification bell (main layout
+ * only), the user's avatar dropdown.
+ */
 export function AppHeader({ showProject, leading }: { showProject: boolean; leading?: ReactNode }) {
   useOrganisationNames();
   const hospitalName = useAppStore((s) => s.hospitalName);
@@ -66,6 +70,7 @@ export function AppHeader({ showProject, leading }: { showProject: boolean; lead
             {departmentName && <span className="header-dept">-{departmentName}</span>}
           </span>
         )}
+        {showProject && <NotificationBell />}
         <UserMenu />
       </div>
     </Layout.Header>

@@ -15,6 +15,7 @@ function serveMenus() {
   const groups: (string | null)[] = [];
   server.use(
     http.get(apiUrl('/sys-user/user-info'), () => ok(buildUserInfo())),
+    http.get(apiUrl('/notification/unread-count'), () => ok({ count: 0 })),
     http.post(apiUrl('/web-project/list'), () =>
       ok({ hospitalName: '示例第一人民医院', departmentName: '心血管内科', projectVOs: [] }),
     ),

@@ -123,7 +123,22 @@ describe('PatientFilePage', { timeout: 60_000 }, () => {
       'href',
       `/patient/edit?id=${PATIENT_ID}&form=followup_visit&instance=1`,
     );
-    expect(screen.getByText(/随访计划与随访记录、上传的医疗文档/)).toBeInTheDocument();
+    expect(screen.getByText(/上传的医疗文档/)).toBeInTheDocument();
+    // without followup.list: no follow-up card and no call for it (MSW would refuse an unhandled one)
+    expect(screen.queryByRole('list', { name: '随访时间线' })).not.toBeInTheDocument();
+  });
+
+  it('should show the follow-up timeline to a user holding followup.list', async () => {
+    serve();
+    useMenuStore.getState().setProjectMenu([], ['patient.list', 'followup.list']);
+    server.use(
+      http.get(apiUrl('/followup/patient/timeline'), ({ request }) => {
+        expect(new URL(request.url).searchParams.get('patientId')).toBe(PATIENT_ID);
+        return ok([]);
+      }),
+    );
+    renderRoute(<PatientFilePage />, { path: '/patient/file', at: `/patient/file?id=${PATIENT_ID}` });
+    expect(await screen.findByText('该患者尚未加入随访计划', {}, { timeout: 20_000 })).toBeInTheDocument();
   });
 
   it('should chart a repeating form’s numbers by its date field with the normal range as a band', async () => {

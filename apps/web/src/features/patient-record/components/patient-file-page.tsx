@@ -6,7 +6,10 @@ import { useQueries } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import type { FormRecordVO, RecordSummary } from '@registry/shared/contracts/form-record';
 import type { Definition } from '@registry/shared/forms/definition';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import { hasAnyPermission } from '../../../lib/permission';
 import { ProjectScope } from '../../../lib/project-scope';
+import { useMenuStore } from '../../../lib/stores/menu-store';
 import { formatTime } from '../../../lib/format-time';
 import { usePatient } from '../api/get-patient';
 import { recordQuery } from '../api/get-record';
@@ -15,6 +18,7 @@ import { useRecordDefinition } from '../hooks/record-definition';
 import { buildTimeline, type TimelineEvent, type TimelineKind } from '../hooks/timeline';
 import { buildTrends, trendForms, type TrendSeries } from '../hooks/trends';
 import { recordsByForm } from './form-tree';
+import { FollowupTimeline } from './followup-timeline';
 import { PatientHeader } from './patient-header';
 import { RecordStatusTag } from './record-status-tag';
 import './patient-record.css';
@@ -263,6 +267,10 @@ function combineRecords(results: readonly { data?: FormRecordVO; isPending: bool
 
 function FileWorkspace({ patientId }: { patientId: string }) {
   const patient = usePatient(patientId);
+  const canSeeFollowup = hasAnyPermission(
+    useMenuStore((s) => s.permissions),
+    [PERMISSIONS.followupList],
+  );
   const { merged } = useRecordDefinition();
   const records = usePatientRecords(patientId);
   const definition = merged?.definition;
@@ -348,9 +356,14 @@ function FileWorkspace({ patientId }: { patientId: string }) {
           <Card size="small" title="时间线">
             {records.isPending ? <Spin /> : <PatientTimeline patientId={patientId} events={events} />}
           </Card>
-          <Card size="small" title="随访、文档与随机分组">
+          {canSeeFollowup && (
+            <Card size="small" title="随访">
+              <FollowupTimeline patientId={patientId} />
+            </Card>
+          )}
+          <Card size="small" title="文档与随机分组">
             <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-              随访计划与随访记录、上传的医疗文档（AI 识别）和随机分组结果启用后，将按日期出现在上方时间线中。
+              上传的医疗文档（AI 识别）和随机分组结果启用后，将按日期出现在上方时间线中。
             </Typography.Paragraph>
             <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0', fontSize: 12 }}>
               档案生成于 {dayjs().format('YYYY-MM-DD HH:mm')}

@@ -4,6 +4,11 @@ import { DownOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { CenterVO } from '@registry/shared/contracts/center';
 import { PATIENT_STATUS_LABELS, PATIENT_STATUSES, type PatientStatus } from '@registry/shared/contracts/patient';
+import {
+  PATIENT_FOLLOWUP_STATUS_LABELS,
+  PATIENT_FOLLOWUP_STATUSES,
+  type PatientFollowupStatus,
+} from '@registry/shared/contracts/followup';
 import { DictSelect } from '../../../components/dict-select/dict-select';
 import { EMPTY_CHOICE, NOT_EMPTY_CHOICE, type ListField } from '../hooks/list-fields';
 import { MAX_FIELD_FILTERS, type FieldFilterState, type PrivateQuery, type UrlQuery } from '../hooks/list-query';
@@ -17,13 +22,14 @@ export type FilterValues = {
   idNumber?: string;
   centerId?: string;
   status?: PatientStatus;
+  followupStatus?: PatientFollowupStatus;
   enrol?: Range;
   f?: Record<string, FieldValues | undefined>;
 };
 
 /** The filters the bar sets: the address's part and the in-memory part. */
 export type FilterChange = {
-  url: Pick<UrlQuery, 'centerId' | 'status' | 'enrolDateFrom' | 'enrolDateTo' | 'fieldFilters'>;
+  url: Pick<UrlQuery, 'centerId' | 'status' | 'followupStatus' | 'enrolDateFrom' | 'enrolDateTo' | 'fieldFilters'>;
   hidden: PrivateQuery;
 };
 
@@ -60,6 +66,7 @@ export function toFilterValues(url: UrlQuery, hidden: PrivateQuery): FilterValue
     idNumber: hidden.idNumber,
     centerId: url.centerId,
     status: url.status,
+    followupStatus: url.followupStatus,
     enrol: url.enrolDateFrom || url.enrolDateTo ? [parseDay(url.enrolDateFrom), parseDay(url.enrolDateTo)] : null,
     f,
   };
@@ -94,6 +101,7 @@ export function fromFilterValues(values: FilterValues, fields: readonly ListFiel
   const url: FilterChange['url'] = { fieldFilters: open };
   if (values.centerId) url.centerId = values.centerId;
   if (values.status) url.status = values.status;
+  if (values.followupStatus) url.followupStatus = values.followupStatus;
   if (from) url.enrolDateFrom = day(from);
   if (to) url.enrolDateTo = day(to);
   const hidden: PrivateQuery = { fieldFilters: phi };
@@ -198,15 +206,26 @@ export type PatientFilterBarProps = {
   centers: readonly CenterVO[];
   /** `patient.pii`: the identity number search (exact, through the blind index) is offered. */
   canSearchId: boolean;
+  /** Shows 随访状态 (the user holds `followup.list`). */
+  canFilterFollowup?: boolean;
   onSearch: (change: FilterChange) => void;
 };
 
 /**
- * The list's filters: keyword, hospital number, identity number (exact; with `patient.pii`), center, status, enrolment
+ * The list's filters: keyword, hospital number, identity number (exact; with `patient.pii`), center, status, follow-up
+ * status (with `followup.list`), enrolment
  * dates, and under 更多筛选 the list-flagged CRF fields by type. Enter in a text box searches; `/` anywhere on the page
  * puts the cursor in the keyword box.
  */
-export function PatientFilterBar({ url, hidden, fields, centers, canSearchId, onSearch }: PatientFilterBarProps) {
+export function PatientFilterBar({
+  url,
+  hidden,
+  fields,
+  centers,
+  canSearchId,
+  canFilterFollowup = false,
+  onSearch,
+}: PatientFilterBarProps) {
   const [form] = Form.useForm<FilterValues>();
   const keywordRef = useRef<InputRef>(null);
   const filterable = useMemo(() => fields.filter((f) => f.filter !== 'none'), [fields]);
@@ -286,6 +305,17 @@ export function PatientFilterBar({ url, hidden, fields, centers, canSearchId, on
           options={PATIENT_STATUSES.map((s) => ({ value: s, label: PATIENT_STATUS_LABELS[s] }))}
         />
       </Form.Item>
+      {canFilterFollowup && (
+        <Form.Item name="followupStatus" label="随访状态">
+          <Select
+            aria-label="随访状态"
+            allowClear
+            placeholder="全部"
+            style={{ width: 140 }}
+            options={PATIENT_FOLLOWUP_STATUSES.map((s) => ({ value: s, label: PATIENT_FOLLOWUP_STATUS_LABELS[s] }))}
+          />
+        </Form.Item>
+      )}
       <Form.Item name="enrol" label="入组日期">
         <DatePicker.RangePicker allowEmpty={[true, true]} aria-label="入组日期" style={{ width: 240 }} />
       </Form.Item>

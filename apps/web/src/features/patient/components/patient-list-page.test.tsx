@@ -6,6 +6,7 @@ import type { ImportReport } from '@registry/shared/contracts/patient-import';
 import type { PatientListItem, PatientPageRequest } from '@registry/shared/contracts/patient';
 import { server } from '../../../test/server';
 import { apiUrl, http, HttpResponse, ok } from '../../../test/api';
+import { chooseOption } from '../../../test/select';
 import { renderRoute } from '../../../test/router';
 import { setToken } from '../../../lib/token';
 import { useMenuStore } from '../../../lib/stores/menu-store';
@@ -277,6 +278,25 @@ describe('PatientListPage', { timeout: 120_000 }, () => {
     await waitFor(() => expect(screen.queryByText('已选择 2 名患者')).not.toBeInTheDocument());
   });
 
+  it('should filter by 随访状态 with followup.list and keep it in the address', async () => {
+    const served = serve({ permissions: [...ALL, 'followup.list'] });
+    const user = userEvent.setup({ delay: null });
+    const { router } = renderList();
+    await screen.findByText('C01-0001', {}, { timeout: 20_000 });
+    await chooseOption(user, '随访状态', '有超窗随访');
+    await user.click(within(bar()).getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(lastPage(served)).toEqual({ current: 1, size: 20, followupStatus: 'overdue' }));
+    expect(router.state.location.search).toBe('?fu=overdue');
+  });
+
+  it('should restore 随访状态 from the address', async () => {
+    const served = serve({ permissions: [...ALL, 'followup.list'] });
+    renderList('/patient/list?fu=lost');
+    await screen.findByText('C01-0001', {}, { timeout: 20_000 });
+    expect(served.pages[0]).toEqual({ current: 1, size: 20, followupStatus: 'lost' });
+    expect(within(bar()).getByText('失访')).toBeInTheDocument();
+  });
+
   it('should hide add, import, edit, delete and the identity number search without their permissions', async () => {
     serve({
       permissions: ['patient.list'],
@@ -289,6 +309,7 @@ describe('PatientListPage', { timeout: 120_000 }, () => {
     expect(screen.queryByText('编辑')).not.toBeInTheDocument();
     expect(screen.queryByText('删除')).not.toBeInTheDocument();
     expect(within(bar()).queryByLabelText('身份证号')).not.toBeInTheDocument();
+    expect(within(bar()).queryByLabelText('随访状态')).not.toBeInTheDocument();
     expect(document.querySelector('tr[data-row-key] .ant-checkbox-input')).toBeNull();
     expect(screen.getByText('张*')).toHaveAttribute('title', '已脱敏：您没有查看患者身份信息的权限');
     expect(screen.getByText('已脱敏：您没有查看患者身份信息的权限', { exact: false })).toBeInTheDocument();

@@ -231,6 +231,7 @@ function PatientList() {
         fields={filterFields}
         centers={centers.data ?? []}
         canSearchId={canPii}
+        canFilterFollowup={can(PERMISSIONS.followupList)}
         onSearch={onSearch}
       />
       <div className="table-toolbar patient-toolbar">

@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { buildPublished } from '../test-factories';
 import { listFieldsOf } from './list-fields';
-import { parseUrlQuery, toPageRequest, toUrlSearch } from './list-query';
+import { isFiltered, parseUrlQuery, toPageRequest, toUrlSearch } from './list-query';
 
 const fields = listFieldsOf(buildPublished());
 
 describe('list query', () => {
+  it('should keep the follow-up status in the address, send it as followupStatus and drop an unknown one', () => {
+    const query = parseUrlQuery(new URLSearchParams('fu=due'));
+    expect(query.followupStatus).toBe('due');
+    expect(toUrlSearch(query).toString()).toBe('fu=due');
+    expect(toPageRequest(query, { fieldFilters: [] }, [], 20, false)).toEqual({
+      current: 1,
+      size: 20,
+      followupStatus: 'due',
+    });
+    expect(isFiltered(query, { fieldFilters: [] })).toBe(true);
+    expect(parseUrlQuery(new URLSearchParams('fu=soon')).followupStatus).toBeUndefined();
+  });
+
   it('should read page, sort, filters and CRF filters back from the address it wrote', () => {
     const query = {
       current: 3,

@@ -7,6 +7,7 @@ import {
   type PatientPageRequest,
   type PatientStatus,
 } from '@registry/shared/contracts/patient';
+import { PATIENT_FOLLOWUP_STATUSES, type PatientFollowupStatus } from '@registry/shared/contracts/followup';
 import type { ListField } from './list-fields';
 
 /**
@@ -27,6 +28,8 @@ export type UrlQuery = {
   sortOrder?: SortOrder;
   centerId?: string;
   status?: PatientStatus;
+  /** 随访状态 (issue 6), `?fu=` in the address. */
+  followupStatus?: PatientFollowupStatus;
   enrolDateFrom?: string;
   enrolDateTo?: string;
   fieldFilters: FieldFilterState[];
@@ -75,6 +78,9 @@ export function parseUrlQuery(params: URLSearchParams): UrlQuery {
   if (center && ID.test(center)) query.centerId = center;
   const status = params.get('status');
   if (status && (PATIENT_STATUSES as readonly string[]).includes(status)) query.status = status as PatientStatus;
+  const followup = params.get('fu');
+  if (followup && (PATIENT_FOLLOWUP_STATUSES as readonly string[]).includes(followup))
+    query.followupStatus = followup as PatientFollowupStatus;
   const from = params.get('from');
   if (from && ISO_DATE.test(from)) query.enrolDateFrom = from;
   const to = params.get('to');
@@ -102,6 +108,7 @@ export function toUrlSearch(query: UrlQuery): URLSearchParams {
   }
   if (query.centerId) params.set('center', query.centerId);
   if (query.status) params.set('status', query.status);
+  if (query.followupStatus) params.set('fu', query.followupStatus);
   if (query.enrolDateFrom) params.set('from', query.enrolDateFrom);
   if (query.enrolDateTo) params.set('to', query.enrolDateTo);
   for (const filter of query.fieldFilters) {
@@ -140,6 +147,7 @@ export function toPageRequest(
   if (hidden.idNumber) body.idNumber = hidden.idNumber;
   if (url.centerId) body.centerId = url.centerId;
   if (url.status) body.status = url.status;
+  if (url.followupStatus) body.followupStatus = url.followupStatus;
   if (url.enrolDateFrom) body.enrolDateFrom = url.enrolDateFrom;
   if (url.enrolDateTo) body.enrolDateTo = url.enrolDateTo;
   // A sort on a CRF column that is no longer list-flagged would be refused: fall back to the default order.
@@ -160,6 +168,7 @@ export function isFiltered(url: UrlQuery, hidden: PrivateQuery): boolean {
   return Boolean(
     url.centerId ||
     url.status ||
+    url.followupStatus ||
     url.enrolDateFrom ||
     url.enrolDateTo ||
     url.fieldFilters.length > 0 ||

@@ -2,6 +2,7 @@ import { Card, Col, Descriptions, Row, Spin, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { ROUTES } from '../../../config/routes';
 import { useCurrentProject } from '../api/get-current-project';
+import { FollowupSummaryCards } from './followup-summary-cards';
 
 const MAIN_PAGES = ROUTES.filter((route) => route.layout === 'main' && route.path !== '/home');
 
@@ -27,6 +28,11 @@ export function HomePage() {
           )}
         </Card>
       </Col>
+      {current.data && (
+        <Col span={24}>
+          <FollowupSummaryCards />
+        </Col>
+      )}
       <Col span={24}>
         <Card
           title="功能模块"

@@ -1,0 +1,57 @@
+import { Card, Col, Row, Statistic, Typography } from 'antd';
+import { Link } from 'react-router';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import type { FollowupSummary } from '@registry/shared/contracts/followup';
+import { hasAnyPermission } from '../../../lib/permission';
+import { useMenuStore } from '../../../lib/stores/menu-store';
+import { useFollowupSummary } from '../api/get-followup-summary';
+
+type Figure = { key: keyof FollowupSummary; title: string; to: string; danger?: boolean };
+
+/** The home page's follow-up figures, each opening the worklist on its tab. */
+export const FOLLOWUP_FIGURES: readonly Figure[] = [
+  { key: 'dueToday', title: '今日待随访', to: '/followup/list?state=due' },
+  { key: 'dueThisWeek', title: '本周到期', to: '/followup/list?state=due' },
+  { key: 'overdue', title: '已超窗', to: '/followup/list?state=overdue', danger: true },
+  { key: 'mineDue', title: '我的待随访', to: '/followup/list?state=due&owner=me' },
+];
+
+/** Follow-up at a glance (issue 6): shown only to users holding `followup.list` in the current project. */
+export function FollowupSummaryCards() {
+  const held = useMenuStore((s) => s.permissions);
+  const allowed = hasAnyPermission(held, [PERMISSIONS.followupList]);
+  const summary = useFollowupSummary(allowed);
+  if (!allowed) return null;
+  return (
+    <Card
+      title="随访概况"
+      extra={
+        summary.data?.completionRate != null ? (
+          <Typography.Text type="secondary">
+            近一年随访完成率 {Math.round(summary.data.completionRate * 1000) / 10}%
+          </Typography.Text>
+        ) : null
+      }
+    >
+      <Row gutter={[12, 12]}>
+        {FOLLOWUP_FIGURES.map((figure) => (
+          <Col key={figure.key} xs={12} md={6}>
+            <Link to={figure.to} aria-label={figure.title}>
+              <Card size="small" hoverable>
+                <Statistic
+                  title={figure.title}
+                  loading={summary.isPending}
+                  value={summary.data ? (summary.data[figure.key] ?? 0) : 0}
+                  styles={
+                    figure.danger && (summary.data?.overdue ?? 0) > 0 ? { content: { color: '#cf1322' } } : undefined
+                  }
+                  suffix="例"
+                />
+              </Card>
+            </Link>
+          </Col>
+        ))}
+      </Row>
+    </Card>
+  );
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { server } from '../../../test/server';
+import { apiUrl, http, ok } from '../../../test/api';
+import { renderRoute } from '../../../test/router';
+import { setToken } from '../../../lib/token';
+import { useMenuStore } from '../../../lib/stores/menu-store';
+import { HomePage } from './home-page';
+
+const SUMMARY = {
+  dueToday: 3,
+  due: 7,
+  dueThisWeek: 12,
+  overdue: 4,
+  mineDue: 2,
+  mineOverdue: 1,
+  completionRate: 0.853,
+};
+
+function serveHome() {
+  const calls: string[] = [];
+  server.use(
+    http.get(apiUrl('/web-project/current'), () =>
+      ok({ id: 'p1', projectName: '心衰登记', projectCode: 'HF', subProject: false }),
+    ),
+    http.get(apiUrl('/followup/summary'), () => {
+      calls.push('summary');
+      return ok(SUMMARY);
+    }),
+  );
+  return calls;
+}
+
+describe('HomePage follow-up figures', () => {
+  it('should show due today, due this week, overdue and mine as cards opening the worklist', async () => {
+    setToken('tok');
+    serveHome();
+    useMenuStore.getState().setProjectMenu([], ['home.view', 'followup.list']);
+    renderRoute(<HomePage />, { path: '/home', at: '/home' });
+    const today = await screen.findByRole('link', { name: '今日待随访' });
+    expect(await within(today).findByText('3')).toBeInTheDocument();
+    expect(today).toHaveAttribute('href', '/followup/list?state=due');
+    expect(within(screen.getByRole('link', { name: '本周到期' })).getByText('12')).toBeInTheDocument();
+    const overdue = screen.getByRole('link', { name: '已超窗' });
+    expect(within(overdue).getByText('4')).toBeInTheDocument();
+    expect(overdue).toHaveAttribute('href', '/followup/list?state=overdue');
+    expect(screen.getByRole('link', { name: '我的待随访' })).toHaveAttribute(
+      'href',
+      '/followup/list?state=due&owner=me',
+    );
+    expect(screen.getByText('近一年随访完成率 85.3%')).toBeInTheDocument();
+  });
+
+  it('should neither show nor ask for the figures without followup.list', async () => {
+    setToken('tok');
+    const calls = serveHome();
+    useMenuStore.getState().setProjectMenu([], ['home.view', 'patient.list']);
+    renderRoute(<HomePage />, { path: '/home', at: '/home' });
+    expect(await screen.findByText('心衰登记')).toBeInTheDocument();
+    expect(screen.queryByText('随访概况')).not.toBeInTheDocument();
+    expect(calls).toEqual([]);
+  });
+});
