@@ -32,6 +32,8 @@ import { createDatabaseIoService } from './modules/database-io/database-io.servi
 import { createDatabaseService } from './modules/database/database.service';
 import { registerPageConfigRoutes } from './modules/page-config/page-config.routes';
 import { createPageConfigService } from './modules/page-config/page-config.service';
+import { registerFollowupPlanRoutes } from './modules/followup/followup-plan.routes';
+import { createFollowupPlanService } from './modules/followup/followup-plan.service';
 import { registerFormRecordRoutes } from './modules/form-record/form-record.routes';
 import { createFormRecordService } from './modules/form-record/form-record.service';
 import { registerPatientImportRoutes } from './modules/patient-import/patient-import.routes';
@@ -140,6 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
   registerFormRecordRoutes(app, { records: createFormRecordService({ db, clock }) });
+  // follow-up (issue 6): plans, assignments, task generation
+  registerFollowupPlanRoutes(app, { plans: createFollowupPlanService({ db, clock }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

@@ -188,7 +188,13 @@ export const planUpdateRequest = planInput.extend({
 export type PlanUpdateRequest = z.input<typeof planUpdateRequest>;
 
 export const planIdRequest = z.object({ id: id('随访计划不存在') });
+/** `GET followup/plan/detail?id=` (`followup.list`): one plan (`planVO`); 404 '随访计划不存在' outside the project. */
 export const planIdQuery = z.object({ id: z.string().max(64, '随访计划不存在') });
+/**
+ * `POST followup/plan/delete` (`followup.config`): removes a draft, or a plan that never generated a task (409
+ * '随访计划已生成随访任务，不能删除，请停用' otherwise). Answers `{ count: 1 }`.
+ */
+export const planDeleteRequest = planIdRequest;
 /** `POST followup/plan/stop` (`followup.config`): no more assignments; `cancelOpenTasks` closes their open tasks. */
 export const planStopRequest = planIdRequest.extend({ cancelOpenTasks: z.boolean().default(false) });
 

@@ -57,6 +57,7 @@ import {
 } from './form-record.repository';
 import { diffLeaves, fieldOfPath, isPhiPath, keepWithheld, leafValues, phiKeys } from './record-data';
 import { writeRecord } from './record-writer';
+import { followupReadsForm, syncPatientFollowup } from '../followup/followup-sync';
 
 type SaveInput = z.output<typeof recordSaveRequest>;
 type DetailInput = z.output<typeof recordDetailQuery>;
@@ -334,8 +335,15 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
         ? soft(validateRecord(form, existing.data, { ...engine, mode: 'draft' }).issues)
         : [];
       const now = clock.now();
-      // one statement, atomic by itself (see the writer)
-      const written = await writeRecord(db, auditCtx, {
+      // An active follow-up plan reading this form (anchor or rule field): the write and the patient's follow-up
+      // sync share a transaction. Otherwise one statement, atomic by itself (see the writer).
+      const followup = await followupReadsForm(
+        db,
+        scope.tenantId,
+        [ctx.patient.projectId, ...(ctx.patient.subProjectId ? [ctx.patient.subProjectId] : [])],
+        form.key,
+      );
+      const write = (ex: Executor) => writeRecord(ex, auditCtx, {
         tenantId: scope.tenantId,
         projectId: ctx.patient.subProjectId ?? ctx.patient.projectId,
         patientId: ctx.patient.id,
@@ -353,6 +361,13 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
         actorId: scope.userId,
         at: now,
       });
+      const written = followup
+        ? await db.transaction(async (tx) => {
+            const result = await write(tx);
+            await syncPatientFollowup(tx, auditCtx, ctx.patient.id, now);
+            return result;
+          })
+        : await write(db);
       const row = written.record as RecordRow;
       return presentRecord(row, {
         patientId: ctx.patient.id,
