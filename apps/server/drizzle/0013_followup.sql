@@ -167,7 +167,6 @@ CREATE UNIQUE INDEX "notifications_user_kind_entity_uq" ON "notifications" USING
 CREATE INDEX "notifications_user_unread_idx" ON "notifications" USING btree ("user_id","created_at") WHERE "notifications"."read_at" is null;--> statement-breakpoint
 CREATE INDEX "notifications_user_created_idx" ON "notifications" USING btree ("user_id","created_at");--> statement-breakpoint
 ALTER TABLE "form_records" ADD CONSTRAINT "form_records_followup_task_id_followup_tasks_id_fk" FOREIGN KEY ("followup_task_id") REFERENCES "public"."followup_tasks"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "form_records_followup_task_idx" ON "form_records" USING btree ("followup_task_id") WHERE "form_records"."followup_task_id" is not null;CREATE INDEX "notifications_user_created_idx" ON "notifications" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "form_records_followup_task_idx" ON "form_records" USING btree ("followup_task_id") WHERE "form_records"."followup_task_id" is not null;--> statement-breakpoint
 -- Contact attempts are a record of what happened: append-only, like the audit trail.
 CREATE OR REPLACE FUNCTION followup_contacts_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
