@@ -129,6 +129,9 @@ function resolverOf(w: TenantWorld): IdResolver {
     if (n === 'tenantid') return w.tenantId;
     if (n === 'recordid') return w.record;
     if (n === 'patientid') return w.patient;
+    if (n === 'taskid' || n === 'taskids' || (route.url.includes('/followup/task') && n === 'id')) return w.task;
+    if (n === 'planid' || (route.url.includes('/followup/plan') && n === 'id')) return w.plan;
+    if (n === 'visitid') return w.visit;
     if (route.url.includes('/form-record/query/') && n === 'id') return w.query;
     if (route.url.includes('/form-record') && n === 'id') return w.record;
     if (n.includes('version')) return w.version;

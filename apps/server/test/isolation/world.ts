@@ -8,6 +8,11 @@ import {
   dataQueries,
   departments,
   files,
+  followupAssignments,
+  followupContacts,
+  followupPlans,
+  followupTasks,
+  followupVisits,
   formDrafts,
   formRecords,
   formVersions,
@@ -78,6 +83,10 @@ export type TenantWorld = {
   record: string;
   /** The query on `record`. */
   query: string;
+  /** Follow-up (issue 6): P1's plan and its visit, and the open task of `patient` (every patient has one, with a contact). */
+  plan: string;
+  visit: string;
+  task: string;
 };
 
 const s = () => randomBytes(3).toString('hex');
@@ -300,6 +309,76 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
   const query = queryRows[0];
   if (!record || !query) throw new Error('record missing');
 
+  // follow-up: a plan of each project with one visit; each patient follows its project's plan with one open task
+  const plans = await db
+    .insert(followupPlans)
+    .values(
+      [p1, p2].map((projectId) => ({
+        tenantId: tenant.id,
+        projectId,
+        name: `${label}随访`,
+        kind: 'relative' as const,
+        status: 'active' as const,
+        anchor: { type: 'enrol' },
+      })),
+    )
+    .returning({ id: followupPlans.id });
+  const visitRows = await db
+    .insert(followupVisits)
+    .values(
+      plans.map((pl) => ({
+        tenantId: tenant.id,
+        planId: pl.id,
+        seq: 1,
+        name: '1个月',
+        offset: 1,
+        offsetUnit: 'month' as const,
+        formKeys: ['visit'],
+      })),
+    )
+    .returning({ id: followupVisits.id });
+  const taskIds: string[] = [];
+  for (const [i, pt] of patientRows.entries()) {
+    const k = i === 3 ? 1 : 0;
+    const planId = plans[k]?.id ?? '';
+    const visitId = visitRows[k]?.id ?? '';
+    const projectId = i === 3 ? p2 : p1;
+    const [assignment] = await db
+      .insert(followupAssignments)
+      .values({ tenantId: tenant.id, projectId, planId, patientId: pt.id, source: 'manual', anchorDate: '2026-01-01' })
+      .returning({ id: followupAssignments.id });
+    const [taskRow] = await db
+      .insert(followupTasks)
+      .values({
+        tenantId: tenant.id,
+        projectId,
+        patientId: pt.id,
+        planId,
+        visitId,
+        assignmentId: assignment?.id ?? '',
+        dueDate: '2026-02-01',
+        windowStart: '2026-01-25',
+        windowEnd: '2026-02-08',
+      })
+      .returning({ id: followupTasks.id });
+    if (!taskRow) throw new Error('task missing');
+    taskIds.push(taskRow.id);
+    await db
+      .insert(followupContacts)
+      .values({
+        tenantId: tenant.id,
+        taskId: taskRow.id,
+        patientId: pt.id,
+        contactedAt: new Date('2026-01-26T02:00:00Z'),
+        method: 'phone',
+        outcome: 'no_answer',
+      });
+  }
+  const plan = plans[0];
+  const visit = visitRows[0];
+  const task = taskIds[0];
+  if (!plan || !visit || !task) throw new Error('follow-up rows missing');
+
   return {
     tenantId: tenant.id,
     tenantCode: tenant.code,
@@ -324,6 +403,9 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
     patient: patient.id,
     record: record.id,
     query: query.id,
+    plan: plan.id,
+    visit: visit.id,
+    task,
   };
 }
 
