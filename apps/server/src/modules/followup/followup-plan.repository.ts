@@ -79,11 +79,7 @@ const asPlan = (row: RawPlan): PlanRow => ({
 export async function listPlanRows(ex: Executor, tenantId: string, projectId: string): Promise<PlanRow[]> {
   const rows = await selectPlans(
     ex,
-    and(
-      eq(followupPlans.tenantId, tenantId),
-      eq(followupPlans.projectId, projectId),
-      isNull(followupPlans.deletedAt),
-    ),
+    and(eq(followupPlans.tenantId, tenantId), eq(followupPlans.projectId, projectId), isNull(followupPlans.deletedAt)),
   );
   return rows.map(asPlan);
 }
@@ -119,9 +115,7 @@ export async function visitsOf(ex: Executor, planIds: string[], withDeleted = fa
   return ex
     .select()
     .from(followupVisits)
-    .where(
-      and(inArray(followupVisits.planId, planIds), withDeleted ? undefined : isNull(followupVisits.deletedAt)),
-    )
+    .where(and(inArray(followupVisits.planId, planIds), withDeleted ? undefined : isNull(followupVisits.deletedAt)))
     .orderBy(asc(followupVisits.planId), asc(followupVisits.seq));
 }
 
@@ -508,17 +502,15 @@ export async function tasksOfAssignments(ex: Executor, planId: string, assignmen
       window_end::text
     from followup_tasks
     where plan_id = ${planId} and assignment_id = any(${`{${assignmentIds.join(',')}}`}::uuid[])`);
-  return rows.map(
-    (r): TaskStateRow => ({
-      id: r.id,
-      assignmentId: r.assignment_id,
-      visitId: r.visit_id,
-      status: r.status,
-      dueDate: r.due_date,
-      windowStart: r.window_start,
-      windowEnd: r.window_end,
-    }),
-  );
+  return rows.map((r): TaskStateRow => ({
+    id: r.id,
+    assignmentId: r.assignment_id,
+    visitId: r.visit_id,
+    status: r.status,
+    dueDate: r.due_date,
+    windowStart: r.window_start,
+    windowEnd: r.window_end,
+  }));
 }
 
 const uuidArray = (values: string[]) => sql`${`{${values.join(',')}}`}::uuid[]`;
@@ -652,7 +644,11 @@ export async function visiblePatients(ex: Executor, scope: ProjectScope, ids: st
 export async function assignmentsOf(ex: Executor, planId: string, patientIds: string[]) {
   if (patientIds.length === 0) return [];
   return ex
-    .select({ id: followupAssignments.id, patientId: followupAssignments.patientId, status: followupAssignments.status })
+    .select({
+      id: followupAssignments.id,
+      patientId: followupAssignments.patientId,
+      status: followupAssignments.status,
+    })
     .from(followupAssignments)
     .where(and(eq(followupAssignments.planId, planId), inArray(followupAssignments.patientId, patientIds)));
 }

@@ -146,9 +146,7 @@ describe('POST followup/plan (validation)', () => {
       relative('重复表单', { anchor: { type: 'field', formKey: 'followup_visit', fieldKey: 'fu_date' } }),
     );
     expect(repeating.message).toContain('重复表单');
-    const missing = await issuesOf(
-      relative('不存在', { anchor: { type: 'field', formKey: 'nope', fieldKey: 'x' } }),
-    );
+    const missing = await issuesOf(relative('不存在', { anchor: { type: 'field', formKey: 'nope', fieldKey: 'x' } }));
     expect(missing.message).toBe('基准日期字段「nope.x」不在已发布的数据库中');
   });
 
@@ -294,7 +292,9 @@ describe('activation and anchors', () => {
         anchor: { type: 'field', formKey: 'echocardiography', fieldKey: 'echo_date' },
         assignMode: 'manual',
         rule: null,
-        visits: [{ name: '超声后2周', offset: 2, offsetUnit: 'week', windowBefore: 3, windowAfter: 3, contactMethod: 'phone' }],
+        visits: [
+          { name: '超声后2周', offset: 2, offsetUnit: 'week', windowBefore: 3, windowAfter: 3, contactMethod: 'phone' },
+        ],
       }),
     );
     expect(fieldPlan.anchorLabel).toBe('超声心动图 · 检查日期');
@@ -324,7 +324,12 @@ describe('activation and anchors', () => {
 describe('PUT followup/plan (re-scheduling)', () => {
   let plan: PlanVO;
   const update = (input: Record<string, unknown>) =>
-    call(owner, 'PUT', '/followup/plan', { ...relative('改期计划'), id: plan.id, rowVersion: plan.rowVersion, ...input });
+    call(owner, 'PUT', '/followup/plan', {
+      ...relative('改期计划'),
+      id: plan.id,
+      rowVersion: plan.rowVersion,
+      ...input,
+    });
 
   beforeAll(async () => {
     plan = await createPlan(relative('改期计划', { assignMode: 'manual', rule: null }));
@@ -333,7 +338,10 @@ describe('PUT followup/plan (re-scheduling)', () => {
     plan = await detail(plan.id);
     // the first visit of patient 1 is done
     const [done] = await tasksOf(plan.id, P[1]);
-    await t.db.update(followupTasks).set({ status: 'done' }).where(eq(followupTasks.id, done?.id ?? ''));
+    await t.db
+      .update(followupTasks)
+      .set({ status: 'done' })
+      .where(eq(followupTasks.id, done?.id ?? ''));
   });
 
   it('should ask whether to re-schedule when the schedule of a plan in use changes', async () => {
@@ -360,7 +368,14 @@ describe('PUT followup/plan (re-scheduling)', () => {
         reschedule: false,
         visits: [
           ...plan.visits.map((v) => ({ ...v, offset: (v.offset ?? 0) + 1 })),
-          { name: '出院后6个月', offset: 6, offsetUnit: 'month', windowBefore: 14, windowAfter: 14, contactMethod: 'phone' },
+          {
+            name: '出院后6个月',
+            offset: 6,
+            offsetUnit: 'month',
+            windowBefore: 14,
+            windowAfter: 14,
+            contactMethod: 'phone',
+          },
         ],
       }),
     );
@@ -378,7 +393,10 @@ describe('PUT followup/plan (re-scheduling)', () => {
     const after = await tasksOf(plan.id, P[1]);
     const byVisit = (visitId: string | undefined) => after.find((x) => x.visitId === visitId);
     // visit 1 of patient 1 was done: unchanged
-    expect(byVisit(v1?.id)).toMatchObject({ status: 'done', dueDate: before.find((b) => b.visitId === v1?.id)?.dueDate });
+    expect(byVisit(v1?.id)).toMatchObject({
+      status: 'done',
+      dueDate: before.find((b) => b.visitId === v1?.id)?.dueDate,
+    });
     expect(byVisit(v3?.id)).toMatchObject({ status: 'cancelled', closedReason: '访视已从计划中删除' });
     expect(byVisit(v6?.id)).toMatchObject({ status: 'open', dueDate: '2027-01-08' });
     // patient 6 (enrolled 2026-01-22): the open first visit moved to 2 months

@@ -37,10 +37,8 @@ export function registerFollowupPlanRoutes(root: FastifyInstance, deps: { plans:
   const list = { permission: PERMISSIONS.followupList };
   const config = { permission: PERMISSIONS.followupConfig };
 
-  app.get(
-    `${base}/plan/list`,
-    { schema: { response: okSchema(planListResponse) }, config: list },
-    async (request) => ok(await plans.list(requireAuth(request))),
+  app.get(`${base}/plan/list`, { schema: { response: okSchema(planListResponse) }, config: list }, async (request) =>
+    ok(await plans.list(requireAuth(request))),
   );
 
   app.get(

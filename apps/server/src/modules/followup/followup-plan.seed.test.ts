@@ -34,13 +34,19 @@ describe('seedDemoFollowup', () => {
       expect(await seedDemoFollowup(t.db, now)).toBeGreaterThan(0);
       expect(await seedDemoFollowup(t.db, now)).toBe(0);
       const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-      const plans = await t.db.select().from(followupPlans).where(eq(followupPlans.projectId, hf?.id ?? ''));
+      const plans = await t.db
+        .select()
+        .from(followupPlans)
+        .where(eq(followupPlans.projectId, hf?.id ?? ''));
       expect(plans.map((p) => [p.name, p.status]).sort()).toEqual([
         ['季度电话随访（示例）', 'draft'],
         ['心衰出院随访', 'active'],
       ]);
       const active = plans.find((p) => p.status === 'active');
-      const tasks = await t.db.select().from(followupTasks).where(eq(followupTasks.planId, active?.id ?? ''));
+      const tasks = await t.db
+        .select()
+        .from(followupTasks)
+        .where(eq(followupTasks.planId, active?.id ?? ''));
       const states = new Set(tasks.map((x) => taskState(x, today)));
       for (const s of ['due', 'overdue', 'upcoming', 'done']) expect(states, s).toContain(s);
       const [nurse] = await t.db.select().from(users).where(eq(users.username, 'nurse'));

@@ -1,7 +1,16 @@
 import { addDays, addMonths, shanghaiDate, shanghaiStartOfDay } from '@registry/shared/followup/schedule';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { centers, followupContacts, followupPlans, followupTasks, patients, projects, tenants, users } from '../../db/schema';
+import {
+  centers,
+  followupContacts,
+  followupPlans,
+  followupTasks,
+  patients,
+  projects,
+  tenants,
+  users,
+} from '../../db/schema';
 import { assignByRule, insertPlanRow, insertVisitRows, type SyncPlan } from './followup-plan.repository';
 import { reconcilePlan } from './followup-sync';
 
@@ -121,7 +130,11 @@ export async function seedDemoFollowup(db: Db, now: Date = new Date()): Promise<
     // Older visits were done: closed by the nurse after a reached phone call on the due date.
     const done = await tx
       .update(followupTasks)
-      .set({ status: 'done', closedBy: nurseId, closedAt: sql`${followupTasks.dueDate}::timestamp + interval '2 hours'` })
+      .set({
+        status: 'done',
+        closedBy: nurseId,
+        closedAt: sql`${followupTasks.dueDate}::timestamp + interval '2 hours'`,
+      })
       .where(
         and(
           eq(followupTasks.planId, planId),

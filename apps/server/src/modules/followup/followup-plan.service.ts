@@ -228,7 +228,8 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
       visits = input.visits.map((v, i) => {
         const at = `visits.${i}`;
         if (kind === 'relative') {
-          if (v.offset === null || v.offset === undefined) issues.push({ path: `${at}.offset`, message: M.offsetRequired });
+          if (v.offset === null || v.offset === undefined)
+            issues.push({ path: `${at}.offset`, message: M.offsetRequired });
           if (!v.offsetUnit) issues.push({ path: `${at}.offsetUnit`, message: M.unitRequired });
         } else if (!v.fixedDate) issues.push({ path: `${at}.fixedDate`, message: M.fixedDateRequired });
         const seen = names.get(v.name);
@@ -633,9 +634,7 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
         const people = await visiblePatients(tx, scope, ids);
         // All or nothing: a patient outside the scope answers like a missing one.
         if (people.length !== ids.length) throw new AppError(404, M.patientNotFound);
-        const outside = people.filter(
-          (p) => row.projectId !== scope.rootProjectId && p.subProjectId !== row.projectId,
-        );
+        const outside = people.filter((p) => row.projectId !== scope.rootProjectId && p.subProjectId !== row.projectId);
         if (outside.length > 0) throw new AppError(404, M.patientNotFound);
         const existing = new Map((await assignmentsOf(tx, row.id, ids)).map((a) => [a.patientId, a]));
         const followable = people.filter((p) => p.status !== 'deceased' && p.lostAt === null);

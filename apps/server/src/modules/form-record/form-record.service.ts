@@ -343,24 +343,25 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
         [ctx.patient.projectId, ...(ctx.patient.subProjectId ? [ctx.patient.subProjectId] : [])],
         form.key,
       );
-      const write = (ex: Executor) => writeRecord(ex, auditCtx, {
-        tenantId: scope.tenantId,
-        projectId: ctx.patient.subProjectId ?? ctx.patient.projectId,
-        patientId: ctx.patient.id,
-        form,
-        versionId: version.id,
-        existing: existing ?? null,
-        instance: next ? 'next' : target,
-        data: verdict.data,
-        softIssues: verdict.issues,
-        previousSoftIssues,
-        status,
-        source: { type: 'manual' },
-        reason: reason || null,
-        derivedPaths,
-        actorId: scope.userId,
-        at: now,
-      });
+      const write = (ex: Executor) =>
+        writeRecord(ex, auditCtx, {
+          tenantId: scope.tenantId,
+          projectId: ctx.patient.subProjectId ?? ctx.patient.projectId,
+          patientId: ctx.patient.id,
+          form,
+          versionId: version.id,
+          existing: existing ?? null,
+          instance: next ? 'next' : target,
+          data: verdict.data,
+          softIssues: verdict.issues,
+          previousSoftIssues,
+          status,
+          source: { type: 'manual' },
+          reason: reason || null,
+          derivedPaths,
+          actorId: scope.userId,
+          at: now,
+        });
       const written = followup
         ? await db.transaction(async (tx) => {
             const result = await write(tx);
