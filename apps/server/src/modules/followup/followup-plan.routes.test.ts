@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssignmentVO, PlanApplyResponse, PlanInput, PlanVO } from '@registry/shared/contracts/followup';
@@ -284,6 +285,36 @@ describe('activation and anchors', () => {
     });
     const created = await okData<{ id: string }>(res);
     expect((await tasksOf(plan.id, created.id)).map((x) => x.dueDate)).toEqual(['2026-07-15', '2026-09-15']);
+  });
+
+  it('should create the tasks of patients added by an Excel import, in the import transaction', async () => {
+    const res = await t.api({ method: 'GET', url: '/patient-import/template', token: owner });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ExcelJS.Buffer);
+    const sheet = book.getWorksheet('患者数据');
+    if (!sheet) throw new Error('no sheet');
+    const letters = new Map<string, string>();
+    sheet.getRow(2).eachCell((cell, n) => letters.set(String(cell.value), sheet.getColumn(n).letter));
+    const cells = { 'patient.name': '导入病人', 'patient.centerCode': 'C01', 'patient.enrolDate': '2026-04-30' };
+    for (const [key, value] of Object.entries(cells)) sheet.getCell(`${letters.get(key) ?? 'A'}3`).value = value;
+    const data = Buffer.from(await book.xlsx.writeBuffer());
+    const boundary = '----fuimport';
+    const committed = await t.api({
+      method: 'POST',
+      url: '/patient-import/commit',
+      token: owner,
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        ),
+        data,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(committed.statusCode, committed.body).toBe(200);
+    const [imported] = await t.db.select().from(patients).where(eq(patients.name, '导入病人'));
+    expect((await tasksOf(plan.id, imported?.id)).map((x) => x.dueDate)).toEqual(['2026-05-30', '2026-07-30']);
   });
 
   it('should wait for a field anchor and follow the record that holds it', async () => {
