@@ -140,10 +140,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPatientImportRoutes(app, {
     imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files }),
   });
-  registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
-  registerFormRecordRoutes(app, { records: createFormRecordService({ db, clock }) });
   // follow-up (issue 6): plans, assignments, task generation
   registerFollowupPlanRoutes(app, { plans: createFollowupPlanService({ db, clock }) });
+  registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
+  registerFormRecordRoutes(app, { records: createFormRecordService({ db, clock }) });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

@@ -134,6 +134,16 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'patient.pii_read': '查看患者身份信息',
   'patient.export': '导出患者',
   'patient.import': '导入患者',
+  // follow-up plans and assignments (issue 6)
+  'followup_plan.create': '新增随访计划',
+  'followup_plan.update': '修改随访计划',
+  'followup_plan.activate': '启用随访计划',
+  'followup_plan.apply': '按规则分配随访计划',
+  'followup_plan.stop': '停用随访计划',
+  'followup_plan.delete': '删除随访计划',
+  'followup_assignment.add': '添加随访患者',
+  'followup_assignment.remove': '移出随访患者',
+  'followup.sync': '生成随访任务',
   'page_config.save': '保存列表布局',
   'page_config.delete': '恢复默认列表布局',
   'form_record.create': '新增表单记录',
@@ -155,16 +165,6 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'form_definition.publish': '发布数据库版本',
   'form_definition.discard': '放弃数据库草稿',
   'form_definition.export': '导出数据库定义',
-  // follow-up plans and assignments (issue 6)
-  'followup_plan.create': '新增随访计划',
-  'followup_plan.update': '修改随访计划',
-  'followup_plan.activate': '启用随访计划',
-  'followup_plan.apply': '按规则分配随访计划',
-  'followup_plan.stop': '停用随访计划',
-  'followup_plan.delete': '删除随访计划',
-  'followup_assignment.add': '添加随访患者',
-  'followup_assignment.remove': '移出随访患者',
-  'followup.sync': '生成随访任务',
 };
 
 /** Chinese labels of the entity types of audit events. */
@@ -183,6 +183,8 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
   role: '角色',
   file: '文件',
   patient: '患者',
+  followup_plan: '随访计划',
+  followup_assignment: '随访分配',
   import_batch: '导入批次',
   page_config: '页面布局',
   record: '表单记录',
@@ -194,8 +196,6 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
   form_version: '数据库版本',
   field_dict: '字典',
   field_dict_option: '字典选项',
-  followup_plan: '随访计划',
-  followup_assignment: '随访分配',
 };
 
 const VERB_LABELS: Readonly<Record<string, string>> = {
