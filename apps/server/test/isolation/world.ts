@@ -363,16 +363,14 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
       .returning({ id: followupTasks.id });
     if (!taskRow) throw new Error('task missing');
     taskIds.push(taskRow.id);
-    await db
-      .insert(followupContacts)
-      .values({
-        tenantId: tenant.id,
-        taskId: taskRow.id,
-        patientId: pt.id,
-        contactedAt: new Date('2026-01-26T02:00:00Z'),
-        method: 'phone',
-        outcome: 'no_answer',
-      });
+    await db.insert(followupContacts).values({
+      tenantId: tenant.id,
+      taskId: taskRow.id,
+      patientId: pt.id,
+      contactedAt: new Date('2026-01-26T02:00:00Z'),
+      method: 'phone',
+      outcome: 'no_answer',
+    });
   }
   const plan = plans[0];
   const visit = visitRows[0];

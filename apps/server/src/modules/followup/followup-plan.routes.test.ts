@@ -547,6 +547,10 @@ describe('stop and delete', () => {
     expect((await call(owner, 'GET', `/followup/plan/detail?id=${plan.id}`)).statusCode).toBe(404);
     await createPlan(relative('草稿计划', { assignMode: 'manual', rule: null }));
     expect(await auditActions(plan.id)).toEqual(['followup_plan.create', 'followup_plan.delete']);
+    // the same call as DELETE followup/plan?id=
+    const other = await createPlan(relative('另一草稿', { assignMode: 'manual', rule: null }));
+    const res = await t.api({ method: 'DELETE', url: `/followup/plan?id=${other.id}`, token: owner });
+    expect(await okData(res)).toEqual({ count: 1 });
   });
 
   it('should list the plans for a followup.list member, newest first', async () => {

@@ -10,6 +10,7 @@ import {
   countResponse,
   planApplyResponse,
   planCreateRequest,
+  planDeleteQuery,
   planDeleteRequest,
   planIdQuery,
   planIdRequest,
@@ -81,6 +82,12 @@ export function registerFollowupPlanRoutes(root: FastifyInstance, deps: { plans:
     `${base}/plan/delete`,
     { schema: { body: planDeleteRequest, response: okSchema(countResponse) }, config },
     async (request) => ok(await plans.remove(requireAuth(request), request.body.id, auditContext(request))),
+  );
+
+  app.delete(
+    `${base}/plan`,
+    { schema: { querystring: planDeleteQuery, response: okSchema(countResponse) }, config },
+    async (request) => ok(await plans.remove(requireAuth(request), request.query.id, auditContext(request))),
   );
 
   app.post(
