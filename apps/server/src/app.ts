@@ -32,6 +32,8 @@ import { createDatabaseIoService } from './modules/database-io/database-io.servi
 import { createDatabaseService } from './modules/database/database.service';
 import { registerPageConfigRoutes } from './modules/page-config/page-config.routes';
 import { createPageConfigService } from './modules/page-config/page-config.service';
+import { registerFollowupPlanRoutes } from './modules/followup/followup-plan.routes';
+import { createFollowupPlanService } from './modules/followup/followup-plan.service';
 import { registerFormRecordRoutes } from './modules/form-record/form-record.routes';
 import { createFormRecordService } from './modules/form-record/form-record.service';
 import { createFollowupRecordService } from './modules/followup/followup-record.service';
@@ -153,6 +155,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPatientImportRoutes(app, {
     imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files }),
   });
+  // follow-up (issue 6): plans, assignments, task generation
+  registerFollowupPlanRoutes(app, { plans: createFollowupPlanService({ db, clock }) });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
   const formRecords = createFormRecordService({ db, clock });
   registerFormRecordRoutes(app, { records: formRecords });

@@ -13,6 +13,7 @@ import { DEMO_ACCOUNTS, seedDemo, seedReferenceData } from './db/seed';
 import { resolvePhiKeys } from './lib/phi-crypto';
 import { purgeExpiredSignInData } from './modules/auth/auth.repository';
 import { seedDemoRecords } from './modules/form-record/form-record.seed';
+import { seedDemoFollowup } from './modules/followup/followup-plan.seed';
 import { seedDemoPatients } from './modules/patient/patient.seed';
 
 /** Longest a graceful shutdown may take before the process exits anyway. */
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
     if (config.seedDemo) {
       await seedDemoPatients(db, phiKeys);
       await seedDemoRecords(db);
+      await seedDemoFollowup(db);
     }
     app = await buildApp({ config, pool, logger: { level: config.logLevel } });
     await app.listen({ host: config.host, port: config.port });

@@ -57,6 +57,7 @@ import {
 } from './form-record.repository';
 import { diffLeaves, fieldOfPath, isPhiPath, keepWithheld, leafValues, phiKeys } from './record-data';
 import { writeRecord } from './record-writer';
+import { followupReadsForm, syncPatientFollowup } from '../followup/followup-sync';
 
 type SaveInput = z.output<typeof recordSaveRequest>;
 type DetailInput = z.output<typeof recordDetailQuery>;
@@ -342,26 +343,41 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
         ? soft(validateRecord(form, existing.data, { ...engine, mode: 'draft' }).issues)
         : [];
       const now = clock.now();
-      // one statement, atomic by itself (see the writer)
-      const written = await writeRecord(db, auditCtx, {
-        tenantId: scope.tenantId,
-        projectId: ctx.patient.subProjectId ?? ctx.patient.projectId,
-        patientId: ctx.patient.id,
-        form,
-        versionId: version.id,
-        existing: existing ?? null,
-        instance: next ? 'next' : target,
-        data: verdict.data,
-        softIssues: verdict.issues,
-        previousSoftIssues,
-        status,
-        source: { type: 'manual' },
-        reason: reason || null,
-        derivedPaths,
-        actorId: scope.userId,
-        at: now,
-        ...(link.followupTaskId ? { followupTaskId: link.followupTaskId } : {}),
-      });
+      // An active follow-up plan reading this form (anchor or rule field): the write and the patient's follow-up
+      // sync share a transaction. Otherwise one statement, atomic by itself (see the writer).
+      const followup = await followupReadsForm(
+        db,
+        scope.tenantId,
+        [ctx.patient.projectId, ...(ctx.patient.subProjectId ? [ctx.patient.subProjectId] : [])],
+        form.key,
+      );
+      const write = (ex: Executor) =>
+        writeRecord(ex, auditCtx, {
+          tenantId: scope.tenantId,
+          projectId: ctx.patient.subProjectId ?? ctx.patient.projectId,
+          patientId: ctx.patient.id,
+          form,
+          versionId: version.id,
+          existing: existing ?? null,
+          instance: next ? 'next' : target,
+          data: verdict.data,
+          softIssues: verdict.issues,
+          previousSoftIssues,
+          status,
+          source: { type: 'manual' },
+          reason: reason || null,
+          derivedPaths,
+          actorId: scope.userId,
+          at: now,
+          ...(link.followupTaskId ? { followupTaskId: link.followupTaskId } : {}),
+        });
+      const written = followup
+        ? await db.transaction(async (tx) => {
+            const result = await write(tx);
+            await syncPatientFollowup(tx, auditCtx, ctx.patient.id, now);
+            return result;
+          })
+        : await write(db);
       const row = written.record as RecordRow;
       return presentRecord(row, {
         patientId: ctx.patient.id,

@@ -18,6 +18,7 @@ import { checkFileType } from '../file/file-type-check';
 import type { FileService } from '../file/file.service';
 import { diffLeaves } from '../form-record/record-data';
 import { writeRecord, type ExistingRecord } from '../form-record/record-writer';
+import { syncPatientFollowup } from '../followup/followup-sync';
 import { findProjectDuplicates, findVisiblePatients, type PatientRow } from '../patient/patient.repository';
 import {
   identityIssues,
@@ -562,6 +563,7 @@ export function createPatientImportService(deps: {
               });
               valueCount += result.changes.length;
             }
+            await syncPatientFollowup(tx, ctx, patientId, now); // follow-up plans by rule, anchors, tasks
           }
           await audit(
             tx,

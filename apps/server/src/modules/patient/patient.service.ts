@@ -22,6 +22,7 @@ import type { AuthContext } from '../auth/session.service';
 import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
 import { existingDictOptions, dictOptionKey } from '../database/database.repository';
 import { createDefinitionCache } from '../form-record/definition-cache';
+import { syncPatientFollowup } from '../followup/followup-sync';
 import {
   checkFieldQuery,
   LIST_FIELD_MESSAGES,
@@ -530,7 +531,11 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       await refuseDuplicates(scope, dup);
       const now = clock.now();
       const { id } = await onUniqueViolation(scope, dup, undefined, () =>
-        db.transaction((tx) => insertPatient(tx, scope, center, input, ctx, now)),
+        db.transaction(async (tx) => {
+          const created = await insertPatient(tx, scope, center, input, ctx, now);
+          await syncPatientFollowup(tx, ctx, created.id, now); // follow-up plans by rule, their tasks
+          return created;
+        }),
       );
       forgetPatientListTotals();
       return presentPatient(await visible(scope, id), keys, hasPii(scope));
@@ -552,7 +557,10 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       await refuseDuplicates(scope, dup, before.id);
       const now = clock.now();
       await onUniqueViolation(scope, dup, before.id, () =>
-        db.transaction((tx) => writeUpdate(tx, scope, plan, input.rowVersion, ctx, now)),
+        db.transaction(async (tx) => {
+          await writeUpdate(tx, scope, plan, input.rowVersion, ctx, now);
+          await syncPatientFollowup(tx, ctx, before.id, now); // a new enrolment date re-schedules open tasks
+        }),
       );
       forgetPatientListTotals();
       return presentPatient(await visible(scope, before.id), keys, hasPii(scope));

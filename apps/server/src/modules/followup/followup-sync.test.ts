@@ -1,0 +1,200 @@
+import fc from 'fast-check';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlanApplyResponse, PlanRule, PlanVO } from '@registry/shared/contracts/followup';
+import { centers, followupTasks, formRecords, formVersions, patients, projects } from '../../db/schema';
+import { resolvePhiKeys } from '../../lib/phi-crypto';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { seedDemoPatients } from '../patient/patient.seed';
+import { anchorDate, fieldMatches, ruleMatches } from './followup-rule';
+import { assignByRule, insertPlanRow, type SyncPlan } from './followup-plan.repository';
+
+type Body<T> = { status: number; data: T };
+
+let t: TestApp;
+let owner: string;
+let hfId: string;
+let tenantId: string;
+let subId: string;
+const people: { id: string; subProjectId: string | null; status: string }[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedDemoPatients(t.db, await resolvePhiKeys(t.config));
+  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
+  hfId = hf?.id ?? '';
+  tenantId = hf?.tenantId ?? '';
+  const [sub] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG-HFPEF'));
+  subId = sub?.id ?? '';
+  people.push(
+    ...(await t.db
+      .select({ id: patients.id, subProjectId: patients.subProjectId, status: patients.status })
+      .from(patients)
+      .where(eq(patients.projectId, hfId))),
+  );
+  owner = await t.login('owner', 'Demo@2026');
+  await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token: owner });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('followup-rule (pure)', () => {
+  it('should match codes as text, a multiple choice when it holds one, and filled when not blank', () => {
+    expect(fieldMatches('eq', ['1'], '1')).toBe(true);
+    expect(fieldMatches('eq', ['1'], 1)).toBe(true);
+    expect(fieldMatches('eq', ['af'], ['htn', 'af'])).toBe(true);
+    expect(fieldMatches('eq', ['af'], ['htn'])).toBe(false);
+    expect(fieldMatches('eq', ['af'], null)).toBe(false);
+    expect(fieldMatches('filled', [], '')).toBe(false);
+    expect(fieldMatches('filled', [], [])).toBe(false);
+    expect(fieldMatches('filled', [], 0)).toBe(true);
+    const facts = { subProjectId: 's', enrolDate: '2026-02-30', values: new Map([['f', { d: '2026-03' }]]) };
+    expect(anchorDate({ type: 'enrol' }, facts)).toBeNull(); // invalid
+    expect(anchorDate({ type: 'field', formKey: 'f', fieldKey: 'd' }, facts)).toBeNull(); // partial
+    expect(ruleMatches({ subProjectIds: ['x'] }, facts)).toBe(false);
+    expect(ruleMatches(null, facts)).toBe(true);
+  });
+});
+
+describe('the rule in SQL and in memory', () => {
+  const value = fc.oneof(
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.constant(''),
+    fc.constantFrom('af', 'htn', 'dm', '1', '0'),
+    fc.integer({ min: 0, max: 2 }),
+    fc.boolean(),
+    fc.uniqueArray(fc.constantFrom('af', 'htn', 'dm', '1'), { maxLength: 3 }),
+  );
+  const rule: fc.Arbitrary<PlanRule> = fc.record({
+    subProjectIds: fc.constantFrom<string[][]>([], ['SUB']),
+    field: fc.option(
+      fc.record({
+        formKey: fc.constant('medical_history'),
+        fieldKey: fc.constant('comorbidities'),
+        op: fc.constantFrom<('eq' | 'filled')[]>('eq', 'filled'),
+        values: fc.uniqueArray(fc.constantFrom('af', 'htn', '1', '0', 'true'), { minLength: 1, maxLength: 3 }),
+      }),
+      { nil: null },
+    ),
+  });
+
+  it('should select exactly the patients ruleMatches selects', async () => {
+    const [version] = await t.db.select().from(formVersions).where(eq(formVersions.projectId, hfId)).limit(1);
+    const live = people.filter((p) => p.status !== 'deceased');
+    await fc.assert(
+      fc.asyncProperty(fc.array(value, { minLength: live.length, maxLength: live.length }), rule, async (vals, r) => {
+        const concrete: PlanRule = { ...r, subProjectIds: r.subProjectIds.map(() => subId) };
+        const rollback = new Error('rollback');
+        let selected: string[] = [];
+        await t.db
+          .transaction(async (tx) => {
+            for (const [i, p] of live.entries()) {
+              const v = vals[i];
+              if (v === undefined) continue;
+              await tx.insert(formRecords).values({
+                tenantId,
+                projectId: hfId,
+                patientId: p.id,
+                formKey: 'medical_history',
+                versionId: version?.id ?? '',
+                data: { comorbidities: v },
+              });
+            }
+            const planId = await insertPlanRow(tx, {
+              tenantId,
+              projectId: hfId,
+              name: `规则${Math.random()}`,
+              kind: 'relative',
+              status: 'active',
+              anchor: { type: 'enrol' },
+              assignMode: 'auto',
+              rule: concrete,
+            });
+            const plan: SyncPlan = {
+              id: planId,
+              tenantId,
+              projectId: hfId,
+              kind: 'relative',
+              status: 'active',
+              anchor: { type: 'enrol' },
+              assignMode: 'auto',
+              rule: concrete,
+              defaultOwnerId: null,
+            };
+            selected = await assignByRule(tx, plan, { userId: null, at: new Date() });
+            throw rollback;
+          })
+          .catch((err: unknown) => {
+            if (err !== rollback) throw err;
+          });
+        const expected = live
+          .filter((p, i) =>
+            ruleMatches(concrete, {
+              subProjectId: p.subProjectId,
+              enrolDate: null,
+              values: new Map(vals[i] === undefined ? [] : [['medical_history', { comorbidities: vals[i] }]]),
+            }),
+          )
+          .map((p) => p.id);
+        expect(selected.sort()).toEqual(expected.sort());
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('activation at scale', () => {
+  it('should assign 10,000 patients and create their 40,000 tasks in one call', async () => {
+    const [center] = await t.db.select().from(centers).where(eq(centers.projectId, hfId)).limit(1);
+    await t.db.execute(sql`
+      insert into patients (tenant_id, project_id, center_id, seq, patient_no, name, enrol_date, status)
+      select ${tenantId}, ${hfId}, ${center?.id}, 1000 + g, 'B-' || g, '批量' || g,
+        date '2025-01-01' + (g % 600), 'enrolled'
+      from generate_series(1, 10000) g`);
+    const res = await t.api({
+      method: 'POST',
+      url: '/followup/plan',
+      token: owner,
+      payload: {
+        name: '大规模计划',
+        kind: 'relative',
+        anchor: { type: 'enrol' },
+        visits: [1, 3, 6, 12].map((m) => ({
+          name: `${m}个月`,
+          offset: m,
+          offsetUnit: 'month',
+          windowBefore: 7,
+          windowAfter: 7,
+          contactMethod: 'phone',
+        })),
+        assignMode: 'auto',
+      },
+    });
+    const plan = res.json<Body<PlanVO>>().data;
+    const started = performance.now();
+    const activated = await t.api({
+      method: 'POST',
+      url: '/followup/plan/activate',
+      token: owner,
+      payload: { id: plan.id },
+    });
+    const ms = performance.now() - started;
+    expect(activated.statusCode, activated.body).toBe(200);
+    expect(activated.json<Body<PlanApplyResponse>>().data).toEqual({
+      assigned: 10_007,
+      tasksCreated: 40_028,
+      waitingForAnchor: 0,
+    });
+    console.log(`activation of 10,007 patients / 40,028 tasks: ${Math.round(ms)} ms`);
+    const [one] = await t.db
+      .select()
+      .from(followupTasks)
+      .innerJoin(patients, eq(patients.id, followupTasks.patientId))
+      .where(and(eq(followupTasks.planId, plan.id), eq(patients.patientNo, 'B-31')))
+      .orderBy(followupTasks.dueDate)
+      .limit(1);
+    expect(one?.followup_tasks.dueDate).toBe('2025-03-01'); // enrolled 2025-02-01 (+31 days) + 1 month
+  });
+});
