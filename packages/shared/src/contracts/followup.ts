@@ -188,9 +188,15 @@ export const planUpdateRequest = planInput.extend({
 export type PlanUpdateRequest = z.input<typeof planUpdateRequest>;
 
 export const planIdRequest = z.object({ id: id('随访计划不存在') });
+/** `GET followup/plan/detail?id=` (`followup.list`): one plan (`planVO`). */
 export const planIdQuery = z.object({ id: z.string().max(64, '随访计划不存在') });
 /** `POST followup/plan/stop` (`followup.config`): no more assignments; `cancelOpenTasks` closes their open tasks. */
 export const planStopRequest = planIdRequest.extend({ cancelOpenTasks: z.boolean().default(false) });
+/**
+ * `DELETE followup/plan?id=` (`followup.config`): removes a draft plan (never activated, so it has no assignments and
+ * no tasks); 409 '只有草稿状态的随访计划可以删除' for an active or stopped plan (stop it instead).
+ */
+export const planDeleteQuery = planIdQuery;
 
 export const visitVO = z.object({
   id: z.string(),
