@@ -21,7 +21,11 @@ function RuleFieldCondition({ forms }: { forms: readonly FormInfo[] }) {
   const valueOptions = fieldValueOptions(fields.find((f) => f.key === fieldKey));
   return (
     <Space wrap align="start">
-      <Form.Item name={['rule', 'field', 'formKey']} label="表单" rules={[{ required: true, message: '请选择规则字段所在表单' }]}>
+      <Form.Item
+        name={['rule', 'field', 'formKey']}
+        label="表单"
+        rules={[{ required: true, message: '请选择规则字段所在表单' }]}
+      >
         <Select
           aria-label="规则字段所在表单"
           style={{ width: 200 }}
@@ -33,7 +37,11 @@ function RuleFieldCondition({ forms }: { forms: readonly FormInfo[] }) {
           }}
         />
       </Form.Item>
-      <Form.Item name={['rule', 'field', 'fieldKey']} label="字段" rules={[{ required: true, message: '请选择规则字段' }]}>
+      <Form.Item
+        name={['rule', 'field', 'fieldKey']}
+        label="字段"
+        rules={[{ required: true, message: '请选择规则字段' }]}
+      >
         <Select
           aria-label="规则字段"
           style={{ width: 200 }}

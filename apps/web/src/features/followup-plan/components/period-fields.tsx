@@ -54,7 +54,11 @@ export function PeriodFields({ formOptions }: { formOptions: { value: string; la
           ariaLabel="首次随访日期"
           rules={[{ required: true, message: '请选择首次随访日期' }]}
         />
-        <Form.Item name={['period', 'everyMonths']} label="间隔（月）" rules={[{ required: true, message: '请输入间隔月数' }]}>
+        <Form.Item
+          name={['period', 'everyMonths']}
+          label="间隔（月）"
+          rules={[{ required: true, message: '请输入间隔月数' }]}
+        >
           <InputNumber aria-label="间隔月数" min={1} max={120} precision={0} />
         </Form.Item>
         <Form.Item name={['period', 'times']} label="随访次数" rules={[{ required: true, message: '请输入随访次数' }]}>
@@ -64,9 +68,19 @@ export function PeriodFields({ formOptions }: { formOptions: { value: string; la
           <WindowInputs before={['period', 'windowBefore']} after={['period', 'windowAfter']} label="周期" />
         </Form.Item>
         <Form.Item name={['period', 'formKeys']} label="随访表单">
-          <Select aria-label="周期随访表单" mode="multiple" options={formOptions} style={{ minWidth: 220 }} placeholder="选择表单" />
+          <Select
+            aria-label="周期随访表单"
+            mode="multiple"
+            options={formOptions}
+            style={{ minWidth: 220 }}
+            placeholder="选择表单"
+          />
         </Form.Item>
-        <Form.Item name={['period', 'contactMethod']} label="随访方式" rules={[{ required: true, message: '请选择随访方式' }]}>
+        <Form.Item
+          name={['period', 'contactMethod']}
+          label="随访方式"
+          rules={[{ required: true, message: '请选择随访方式' }]}
+        >
           <Select aria-label="周期随访方式" options={METHOD_OPTIONS} style={{ width: 100 }} />
         </Form.Item>
       </Space>

@@ -9,26 +9,14 @@ import { useCreatePlan } from '../api/create-plan';
 import { usePlan } from '../api/get-plan';
 import { useUpdatePlan } from '../api/update-plan';
 import { useDefinitionForms, visitFormOptions } from '../hooks/definition-forms';
-import {
-  defaultValues,
-  fromPlan,
-  issueFields,
-  scheduleChanged,
-  toBody,
-  type PlanFormValues,
-} from '../hooks/plan-form';
+import { defaultValues, fromPlan, issueFields, scheduleChanged, toBody, type PlanFormValues } from '../hooks/plan-form';
 import { AnchorFields } from './anchor-fields';
 import { AssignmentFields } from './assignment-fields';
 import { NameFields, ReminderFields } from './common-fields';
 import { PeriodFields } from './period-fields';
 import { RescheduleDialog } from './reschedule-dialog';
+import { EDITOR_PATH, LIST_PATH } from './paths';
 import { VisitsTable } from './visits-table';
-
-export const LIST_PATH = '/manage/followup';
-export const EDITOR_PATH: Readonly<Record<PlanKind, string>> = {
-  relative: '/manage/followup/config',
-  fixed: '/manage/fix-followup-plan',
-};
 
 type Asking = { resolve: (answer: boolean | null) => void };
 
@@ -211,9 +199,7 @@ export function PlanEditor({ kind }: { kind: PlanKind }) {
         type="warning"
         showIcon
         title={`该计划是${current.kind === 'fixed' ? '固定' : '相对'}随访计划，请在对应的页面编辑。`}
-        action={
-          <Link to={`${EDITOR_PATH[current.kind]}?id=${current.id}`}>前往编辑</Link>
-        }
+        action={<Link to={`${EDITOR_PATH[current.kind]}?id=${current.id}`}>前往编辑</Link>}
       />
     );
   return <PlanForm key={`${current?.rowVersion ?? 'new'}-${loadCount}`} kind={kind} plan={current} onReload={reload} />;

@@ -19,9 +19,25 @@ export function QuickAdd({ onAdd }: { onAdd: (everyMonths: number, times: number
   return (
     <Space wrap>
       <Typography.Text>快速添加：每</Typography.Text>
-      <InputNumber aria-label="快速添加间隔月数" min={1} max={120} precision={0} value={every} onChange={setEvery} style={{ width: 72 }} />
+      <InputNumber
+        aria-label="快速添加间隔月数"
+        min={1}
+        max={120}
+        precision={0}
+        value={every}
+        onChange={setEvery}
+        style={{ width: 72 }}
+      />
       <Typography.Text>个月一次，共</Typography.Text>
-      <InputNumber aria-label="快速添加次数" min={1} max={100} precision={0} value={times} onChange={setTimes} style={{ width: 72 }} />
+      <InputNumber
+        aria-label="快速添加次数"
+        min={1}
+        max={100}
+        precision={0}
+        value={times}
+        onChange={setTimes}
+        style={{ width: 72 }}
+      />
       <Typography.Text>次</Typography.Text>
       <Button disabled={!every || !times} onClick={() => every && times && onAdd(every, times)}>
         生成访视

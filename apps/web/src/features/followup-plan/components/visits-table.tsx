@@ -38,7 +38,11 @@ export function VisitsTable({ kind, formOptions, defaultFormKeys }: Props) {
             title: '访视名称',
             key: 'name',
             render: (_: unknown, f: FormListFieldData, i: number) => (
-              <Form.Item name={[f.name, 'name']} rules={[{ required: true, whitespace: true, message: '请输入访视名称' }]} style={tight}>
+              <Form.Item
+                name={[f.name, 'name']}
+                rules={[{ required: true, whitespace: true, message: '请输入访视名称' }]}
+                style={tight}
+              >
                 <Input aria-label={`${label(i)}名称`} maxLength={100} style={{ minWidth: 120 }} />
               </Form.Item>
             ),
@@ -49,10 +53,24 @@ export function VisitsTable({ kind, formOptions, defaultFormKeys }: Props) {
                 key: 'offset',
                 render: (_: unknown, f: FormListFieldData, i: number) => (
                   <Space.Compact>
-                    <Form.Item name={[f.name, 'offset']} rules={[{ required: true, message: '请输入时间间隔' }]} style={tight}>
-                      <InputNumber aria-label={`${label(i)}时间间隔`} min={0} max={36500} precision={0} style={{ width: 80 }} />
+                    <Form.Item
+                      name={[f.name, 'offset']}
+                      rules={[{ required: true, message: '请输入时间间隔' }]}
+                      style={tight}
+                    >
+                      <InputNumber
+                        aria-label={`${label(i)}时间间隔`}
+                        min={0}
+                        max={36500}
+                        precision={0}
+                        style={{ width: 80 }}
+                      />
                     </Form.Item>
-                    <Form.Item name={[f.name, 'offsetUnit']} rules={[{ required: true, message: '请选择时间单位' }]} style={tight}>
+                    <Form.Item
+                      name={[f.name, 'offsetUnit']}
+                      rules={[{ required: true, message: '请选择时间单位' }]}
+                      style={tight}
+                    >
                       <Select aria-label={`${label(i)}时间单位`} options={UNIT_OPTIONS} style={{ width: 80 }} />
                     </Form.Item>
                   </Space.Compact>
@@ -82,7 +100,13 @@ export function VisitsTable({ kind, formOptions, defaultFormKeys }: Props) {
             key: 'forms',
             render: (_: unknown, f: FormListFieldData, i: number) => (
               <Form.Item name={[f.name, 'formKeys']} style={tight}>
-                <Select aria-label={`${label(i)}表单`} mode="multiple" options={formOptions} placeholder="选择表单" style={{ minWidth: 160 }} />
+                <Select
+                  aria-label={`${label(i)}表单`}
+                  mode="multiple"
+                  options={formOptions}
+                  placeholder="选择表单"
+                  style={{ minWidth: 160 }}
+                />
               </Form.Item>
             ),
           },
@@ -90,7 +114,11 @@ export function VisitsTable({ kind, formOptions, defaultFormKeys }: Props) {
             title: '随访方式',
             key: 'method',
             render: (_: unknown, f: FormListFieldData, i: number) => (
-              <Form.Item name={[f.name, 'contactMethod']} rules={[{ required: true, message: '请选择随访方式' }]} style={tight}>
+              <Form.Item
+                name={[f.name, 'contactMethod']}
+                rules={[{ required: true, message: '请选择随访方式' }]}
+                style={tight}
+              >
                 <Select aria-label={`${label(i)}随访方式`} options={METHOD_OPTIONS} style={{ width: 88 }} />
               </Form.Item>
             ),
@@ -107,13 +135,34 @@ export function VisitsTable({ kind, formOptions, defaultFormKeys }: Props) {
             render: (_: unknown, f: FormListFieldData, i: number) => (
               <Space size={0}>
                 <Tooltip title="上移">
-                  <Button type="text" size="small" aria-label={`上移${label(i)}`} icon={<ArrowUpOutlined />} disabled={i === 0} onClick={() => move(i, i - 1)} />
+                  <Button
+                    type="text"
+                    size="small"
+                    aria-label={`上移${label(i)}`}
+                    icon={<ArrowUpOutlined />}
+                    disabled={i === 0}
+                    onClick={() => move(i, i - 1)}
+                  />
                 </Tooltip>
                 <Tooltip title="下移">
-                  <Button type="text" size="small" aria-label={`下移${label(i)}`} icon={<ArrowDownOutlined />} disabled={i === fields.length - 1} onClick={() => move(i, i + 1)} />
+                  <Button
+                    type="text"
+                    size="small"
+                    aria-label={`下移${label(i)}`}
+                    icon={<ArrowDownOutlined />}
+                    disabled={i === fields.length - 1}
+                    onClick={() => move(i, i + 1)}
+                  />
                 </Tooltip>
                 <Tooltip title="删除">
-                  <Button type="text" size="small" danger aria-label={`删除${label(i)}`} icon={<DeleteOutlined />} onClick={() => remove(f.name)} />
+                  <Button
+                    type="text"
+                    size="small"
+                    danger
+                    aria-label={`删除${label(i)}`}
+                    icon={<DeleteOutlined />}
+                    onClick={() => remove(f.name)}
+                  />
                 </Tooltip>
               </Space>
             ),
@@ -150,7 +199,13 @@ export function VisitsTable({ kind, formOptions, defaultFormKeys }: Props) {
             <Space wrap size={16}>
               <Button
                 icon={<PlusOutlined />}
-                onClick={() => add({ ...template, name: `第${fields.length + 1}次随访`, ...(kind === 'relative' ? {} : { offsetUnit: null }) })}
+                onClick={() =>
+                  add({
+                    ...template,
+                    name: `第${fields.length + 1}次随访`,
+                    ...(kind === 'relative' ? {} : { offsetUnit: null }),
+                  })
+                }
               >
                 添加访视
               </Button>

@@ -71,7 +71,14 @@ export function defaultValues(followUpFormKeys: string[]): PlanFormValues {
     description: '',
     anchor: { type: 'enrol' },
     fixedMode: 'dates',
-    period: { everyMonths: 3, times: 4, windowBefore: 7, windowAfter: 7, formKeys: followUpFormKeys, contactMethod: 'phone' },
+    period: {
+      everyMonths: 3,
+      times: 4,
+      windowBefore: 7,
+      windowAfter: 7,
+      formKeys: followUpFormKeys,
+      contactMethod: 'phone',
+    },
     visits: [],
     assignMode: 'manual',
     rule: { subProjectIds: [], field: { op: 'eq', values: [] } },
@@ -221,12 +228,14 @@ const FORM_ROOTS = new Set([
 
 /** The server's issues (`visits.2.offset`) as antd field names (`['visits', 2, 'offset']`), for fields the editor has. */
 export function issueFields(issues: readonly ValidationIssue[]): { name: (string | number)[]; errors: string[] }[] {
-  return issues
-    .map((issue) => ({
-      name: issue.path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
-      errors: [issue.message],
-    }))
-    .filter((f) => typeof f.name[0] === 'string' && FORM_ROOTS.has(f.name[0]))
-    // The list itself ("访视不能超过200个") has no field to show it under: the toast says it.
-    .filter((f) => !(f.name.length === 1 && f.name[0] === 'visits'));
+  return (
+    issues
+      .map((issue) => ({
+        name: issue.path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+        errors: [issue.message],
+      }))
+      .filter((f) => typeof f.name[0] === 'string' && FORM_ROOTS.has(f.name[0]))
+      // The list itself ("访视不能超过200个") has no field to show it under: the toast says it.
+      .filter((f) => !(f.name.length === 1 && f.name[0] === 'visits'))
+  );
 }
