@@ -99,8 +99,9 @@ function PlanForm({ kind, plan, onReload }: { kind: PlanKind; plan: PlanVO | nul
     }
   };
 
-  const submit = async (values: PlanFormValues) => {
-    const body = toBody(values, kind);
+  const submit = async () => {
+    // Every stored value, also those without an input (a visit's id keeps its tasks).
+    const body = toBody(form.getFieldsValue(true) as PlanFormValues, kind);
     let reschedule: boolean | undefined;
     if (plan && plan.patientCount > 0 && scheduleChanged(plan, body)) {
       const reply = await ask();
@@ -122,7 +123,7 @@ function PlanForm({ kind, plan, onReload }: { kind: PlanKind; plan: PlanVO | nul
       layout="vertical"
       initialValues={initialValues}
       onValuesChange={() => setDirty(true)}
-      onFinish={(values) => void submit(values)}
+      onFinish={() => void submit()}
       onFinishFailed={() => toast.error('请检查标红的字段')}
       scrollToFirstError
     >
