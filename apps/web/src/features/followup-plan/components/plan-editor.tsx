@@ -124,7 +124,7 @@ function PlanForm({ kind, plan, onReload }: { kind: PlanKind; plan: PlanVO | nul
       initialValues={initialValues}
       onValuesChange={() => setDirty(true)}
       onFinish={() => void submit()}
-      onFinishFailed={() => toast.error('请检查标红的字段')}
+      onFinishFailed={({ errorFields }) => toast.error(errorFields[0]?.errors[0] ?? '请检查标红的字段')}
       scrollToFirstError
     >
       {plan && plan.status !== 'draft' && (

@@ -29,8 +29,17 @@ export function VisitsTable({ kind, formOptions, defaultFormKeys }: Props) {
   const template: VisitRow = { ...DEFAULT_VISIT, formKeys: defaultFormKeys };
 
   return (
-    <Form.List name="visits">
-      {(fields, { add, remove, move }) => {
+    <Form.List
+      name="visits"
+      rules={[
+        {
+          validator: async (_, value: unknown[] | undefined) => {
+            if (!value?.length) throw new Error('请至少添加一个访视');
+          },
+        },
+      ]}
+    >
+      {(fields, { add, remove, move }, { errors }) => {
         const label = (i: number) => `第${i + 1}个访视`;
         const columns = [
           { title: '序号', key: 'seq', width: 56, render: (_: unknown, __: FormListFieldData, i: number) => i + 1 },
@@ -196,6 +205,7 @@ export function VisitsTable({ kind, formOptions, defaultFormKeys }: Props) {
               scroll={{ x: 'max-content' }}
               locale={{ emptyText: '尚未添加访视' }}
             />
+            <Form.ErrorList errors={errors} />
             <Space wrap size={16}>
               <Button
                 icon={<PlusOutlined />}
