@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { server } from '../../../test/server';
 import { apiUrl, http, HttpResponse, ok } from '../../../test/api';
 import { renderRoute } from '../../../test/router';
-import { buildPlan, PLAN_ID, servePlanPages } from '../test-factories';
+import { buildPlan, buildVisit, PLAN_ID, servePlanPages } from '../test-factories';
 import { FixedPlanPage, RelativePlanPage } from './plan-editor-pages';
 
 const SLOW = { timeout: 20_000 };
@@ -188,5 +188,41 @@ describe('fixed plan editor', { timeout: 120_000 }, () => {
     fireEvent.change(screen.getByLabelText('随访次数'), { target: { value: '4' } });
     await waitFor(() => expect(screen.getAllByTestId('period-date')).toHaveLength(4));
     expect(screen.getAllByTestId('period-date')[3]).toHaveTextContent('2027-04-30');
+  });
+
+  it('should keep the dates of a fixed plan given date by date', async () => {
+    servePlanPages();
+    serveDetail(
+      buildPlan({
+        kind: 'fixed',
+        anchor: null,
+        anchorLabel: null,
+        visits: [
+          buildVisit({ offset: null, offsetUnit: null, fixedDate: '2027-03-01', name: '春季随访' }),
+          buildVisit({
+            id: '00000000-0000-4000-8000-0000000000a2',
+            seq: 2,
+            offset: null,
+            offsetUnit: null,
+            fixedDate: '2027-09-01',
+            name: '秋季随访',
+          }),
+        ],
+      }),
+    );
+    const bodies = captureUpdates();
+    const user = userEvent.setup({ delay: null });
+    renderRoute(<FixedPlanPage />, {
+      path: '/manage/fix-followup-plan',
+      at: `/manage/fix-followup-plan?id=${PLAN_ID}`,
+    });
+    expect(await screen.findByLabelText('第1个访视日期', {}, SLOW)).toHaveValue('2027-03-01');
+    await user.click(screen.getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toMatchObject({ kind: 'fixed', anchor: null, period: null });
+    expect((bodies[0]?.visits as Record<string, unknown>[]).map((v) => [v.name, v.fixedDate, v.offset])).toEqual([
+      ['春季随访', '2027-03-01', null],
+      ['秋季随访', '2027-09-01', null],
+    ]);
   });
 });
