@@ -1,6 +1,9 @@
 import { App, Button, Popconfirm, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import type { PlanVO } from '@registry/shared/contracts/followup';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import { hasAnyPermission } from '../../../lib/permission';
+import { useMenuStore } from '../../../lib/stores/menu-store';
 import { withSuccessToast } from '../../../lib/toast';
 import { useActivatePlan } from '../api/activate-plan';
 import { useApplyPlan } from '../api/apply-plan';
@@ -17,6 +20,11 @@ export function PlanActions({ plan, onStop, onPatients }: Props) {
   const activate = useActivatePlan();
   const apply = useApplyPlan();
   const remove = useDeletePlan();
+  // Changing plans takes followup.config; followup.list only sees them and their patients.
+  const canConfig = hasAnyPermission(
+    useMenuStore((st) => st.permissions),
+    [PERMISSIONS.followupConfig],
+  );
   const run = async (action: typeof activate, title: string) => {
     try {
       const result = await action.mutateAsync(plan.id);
@@ -32,8 +40,8 @@ export function PlanActions({ plan, onStop, onPatients }: Props) {
   );
   return (
     <Space size={0} wrap>
-      {link('编辑', () => void navigate(`${EDITOR_PATH[plan.kind]}?id=${plan.id}`))}
-      {plan.status !== 'active' && (
+      {canConfig && link('编辑', () => void navigate(`${EDITOR_PATH[plan.kind]}?id=${plan.id}`))}
+      {canConfig && plan.status !== 'active' && (
         <Popconfirm
           title={`确定启用“${plan.name}”吗？`}
           description={
@@ -50,8 +58,8 @@ export function PlanActions({ plan, onStop, onPatients }: Props) {
           </Button>
         </Popconfirm>
       )}
-      {plan.status === 'active' && link('停用', () => onStop(plan), true)}
-      {plan.status === 'active' && plan.assignMode === 'auto' && (
+      {canConfig && plan.status === 'active' && link('停用', () => onStop(plan), true)}
+      {canConfig && plan.status === 'active' && plan.assignMode === 'auto' && (
         <Popconfirm
           title="按规则重新分配"
           description="按当前规则重新检查本项目的患者，为新符合条件的患者分配计划并生成随访任务。"
@@ -65,7 +73,7 @@ export function PlanActions({ plan, onStop, onPatients }: Props) {
         </Popconfirm>
       )}
       {link('患者', () => onPatients(plan))}
-      {plan.status === 'draft' && (
+      {canConfig && plan.status === 'draft' && (
         <Popconfirm
           title={`确定删除草稿“${plan.name}”吗？`}
           okText="删除"

@@ -8,7 +8,9 @@ import {
   type PlanStatus,
   type PlanVO,
 } from '@registry/shared/contracts/followup';
+import { PERMISSIONS } from '@registry/shared/permissions';
 import { formatTime } from '../../../lib/format-time';
+import { Permission } from '../../../lib/permission';
 import { ProjectScope } from '../../../lib/project-scope';
 import { useProjectStore } from '../../../lib/stores/project-store';
 import { usePlans } from '../api/list-plans';
@@ -22,14 +24,16 @@ const STATUS_COLORS: Readonly<Record<PlanStatus, string>> = { draft: 'default', 
 function CreateButtons() {
   const navigate = useNavigate();
   return (
-    <Space wrap>
-      <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(EDITOR_PATH.relative)}>
-        新建相对随访计划
-      </Button>
-      <Button icon={<PlusOutlined />} onClick={() => void navigate(EDITOR_PATH.fixed)}>
-        新建固定随访计划
-      </Button>
-    </Space>
+    <Permission codes={[PERMISSIONS.followupConfig]}>
+      <Space wrap>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(EDITOR_PATH.relative)}>
+          新建相对随访计划
+        </Button>
+        <Button icon={<PlusOutlined />} onClick={() => void navigate(EDITOR_PATH.fixed)}>
+          新建固定随访计划
+        </Button>
+      </Space>
+    </Permission>
   );
 }
 

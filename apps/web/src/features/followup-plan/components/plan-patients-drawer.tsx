@@ -2,6 +2,9 @@ import { useState } from 'react';
 import { Button, Drawer, Input, Space, Table, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { AssignmentVO, PlanVO } from '@registry/shared/contracts/followup';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import { hasAnyPermission } from '../../../lib/permission';
+import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useAssignments } from '../api/page-assignments';
 import { AddPatientsDialog } from './add-patients-dialog';
 import { RemovePatientDialog } from './remove-patient-dialog';
@@ -15,6 +18,10 @@ export function PlanPatientsDrawer({ plan, onClose }: { plan: PlanVO | null; onC
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<AssignmentVO | null>(null);
   const planId = plan?.id ?? '';
+  const canConfig = hasAnyPermission(
+    useMenuStore((st) => st.permissions),
+    [PERMISSIONS.followupConfig],
+  );
   const page = useAssignments({ planId, current, size: PAGE_SIZE, ...(keyword ? { keyword } : {}) }, plan !== null);
   const close = () => {
     setKeyword('');
@@ -40,17 +47,19 @@ export function PlanPatientsDrawer({ plan, onClose }: { plan: PlanVO | null; onC
           }}
           style={{ width: 280 }}
         />
-        <Button
-          type="primary"
-          icon={<PlusOutlined />}
-          disabled={plan?.status !== 'active'}
-          title={plan?.status !== 'active' ? '计划启用后才能添加患者' : undefined}
-          onClick={() => setAdding(true)}
-        >
-          添加患者
-        </Button>
+        {canConfig && (
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            disabled={plan?.status !== 'active'}
+            title={plan?.status !== 'active' ? '计划启用后才能添加患者' : undefined}
+            onClick={() => setAdding(true)}
+          >
+            添加患者
+          </Button>
+        )}
       </Space>
-      {plan?.status !== 'active' && (
+      {canConfig && plan?.status !== 'active' && (
         <Typography.Paragraph type="secondary">计划启用后才能添加患者。</Typography.Paragraph>
       )}
       <Table<AssignmentVO>
@@ -92,7 +101,7 @@ export function PlanPatientsDrawer({ plan, onClose }: { plan: PlanVO | null; onC
             title: '操作',
             key: 'actions',
             render: (_: unknown, a) =>
-              a.status === 'active' ? (
+              canConfig && a.status === 'active' ? (
                 <Button
                   type="link"
                   size="small"
