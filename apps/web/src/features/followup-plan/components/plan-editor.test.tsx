@@ -95,12 +95,12 @@ describe('relative plan editor', { timeout: 120_000 }, () => {
     expect((bodies[0]?.visits as { offset: number }[])[0]?.offset).toBe(4);
   });
 
-  it('should not ask when only the name changes, nor when no patient follows the plan', async () => {
+  it("should not ask when only the name of a plan in use changes, and keep the visits' ids", async () => {
     servePlanPages();
     serveDetail(buildPlan({ status: 'active', patientCount: 5 }));
     const bodies = captureUpdates();
     const user = userEvent.setup({ delay: null });
-    const first = renderRelative(`/manage/followup/config?id=${PLAN_ID}`);
+    renderRelative(`/manage/followup/config?id=${PLAN_ID}`);
     fireEvent.change(await screen.findByLabelText('计划名称', {}, SLOW), { target: { value: '新名称' } });
     await user.click(screen.getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(bodies).toHaveLength(1));
@@ -110,14 +110,18 @@ describe('relative plan editor', { timeout: 120_000 }, () => {
       '00000000-0000-4000-8000-0000000000a2',
     ]);
     expect(screen.queryByText(/是否按新计划重新安排/)).not.toBeInTheDocument();
-    first.unmount();
+  });
 
+  it('should not ask when no patient follows the plan', async () => {
+    servePlanPages();
     serveDetail(buildPlan({ status: 'draft', patientCount: 0 }));
+    const bodies = captureUpdates();
+    const user = userEvent.setup({ delay: null });
     renderRelative(`/manage/followup/config?id=${PLAN_ID}`);
     fireEvent.change(await screen.findByLabelText('第1个访视时间间隔', {}, SLOW), { target: { value: '4' } });
     await user.click(screen.getByRole('button', { name: /保\s*存/ }));
-    await waitFor(() => expect(bodies).toHaveLength(2));
-    expect(bodies[1]).not.toHaveProperty('reschedule');
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).not.toHaveProperty('reschedule');
     expect(screen.queryByText(/是否按新计划重新安排/)).not.toBeInTheDocument();
   });
 
@@ -148,6 +152,30 @@ describe('relative plan editor', { timeout: 120_000 }, () => {
       expect(item).not.toBeNull();
       expect(within(item as HTMLElement).getByText('访视名称不能重复')).toBeInTheDocument();
     });
+  });
+
+  it('should reload the plan after a stale save (409)', async () => {
+    servePlanPages();
+    let reads = 0;
+    server.use(
+      http.get(apiUrl('/followup/plan/detail'), () => {
+        reads += 1;
+        return ok(reads === 1 ? buildPlan() : buildPlan({ name: '他人修改后的名称', rowVersion: 5 }));
+      }),
+      http.put(apiUrl('/followup/plan'), () =>
+        HttpResponse.json(
+          { status: 409, message: '随访计划已被他人修改，请刷新后重试', data: null, requestId: 'r-2' },
+          { status: 409 },
+        ),
+      ),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderRelative(`/manage/followup/config?id=${PLAN_ID}`);
+    fireEvent.change(await screen.findByLabelText('计划名称', {}, SLOW), { target: { value: '我的修改' } });
+    await user.click(screen.getByRole('button', { name: /保\s*存/ }));
+    await user.click(await screen.findByRole('button', { name: '重新加载' }));
+    await waitFor(() => expect(screen.getByLabelText('计划名称')).toHaveValue('他人修改后的名称'));
+    expect(reads).toBe(2);
   });
 });
 
