@@ -4,9 +4,9 @@ import { followupKeys } from './keys';
 
 export type StopPlanBody = { id: string; cancelOpenTasks: boolean };
 
-/** `POST followup/plan/stop`: no more assignments; `cancelOpenTasks` also closes the plan's open tasks. */
-export function stopPlan(body: StopPlanBody): Promise<unknown> {
-  return request<unknown>({ method: 'post', url: '/followup/plan/stop', data: body });
+/** `POST followup/plan/stop`: no more assignments; `cancelOpenTasks` also closes the plan's open tasks (`count`). */
+export function stopPlan(body: StopPlanBody): Promise<{ count: number } | null> {
+  return request<{ count: number } | null>({ method: 'post', url: '/followup/plan/stop', data: body });
 }
 
 export function useStopPlan() {

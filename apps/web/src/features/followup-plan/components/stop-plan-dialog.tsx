@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Checkbox, Modal, Typography } from 'antd';
 import type { PlanVO } from '@registry/shared/contracts/followup';
-import { withSuccessToast } from '../../../lib/toast';
+import { toast } from '../../../lib/toast';
 import { useStopPlan } from '../api/stop-plan';
 
 /** 停用: no more assignments; optionally cancel the plan's open tasks. */
@@ -14,7 +14,14 @@ export function StopPlanDialog({ plan, onClose }: { plan: PlanVO | null; onClose
   };
   const confirm = async () => {
     if (!plan) return;
-    if (await withSuccessToast(stop.mutateAsync({ id: plan.id, cancelOpenTasks }))) close();
+    try {
+      const result = await stop.mutateAsync({ id: plan.id, cancelOpenTasks });
+      const cancelled = cancelOpenTasks && result ? `，已取消 ${result.count} 条未完成的随访任务` : '';
+      toast.success(`随访计划已停用${cancelled}`);
+      close();
+    } catch {
+      // The request layer showed the server's message.
+    }
   };
   return (
     <Modal
