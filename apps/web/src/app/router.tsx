@@ -33,6 +33,12 @@ const PAGES: Readonly<Record<string, LazyPage>> = {
     import('../features/database/components/config-page').then((m) => m.DatabaseConfigPage),
   '/manage/database/config/sub': () =>
     import('../features/database/components/config-page').then((m) => m.DatabaseConfigPage),
+  '/manage/followup': () =>
+    import('../features/followup-plan/components/plan-list-page').then((m) => m.FollowupPlanListPage),
+  '/manage/followup/config': () =>
+    import('../features/followup-plan/components/plan-editor-pages').then((m) => m.RelativePlanPage),
+  '/manage/fix-followup-plan': () =>
+    import('../features/followup-plan/components/plan-editor-pages').then((m) => m.FixedPlanPage),
   '/patient/list': () => import('../features/patient/components/patient-list-page').then((m) => m.PatientListPage),
   '/patient/add': () => import('../features/patient/components/patient-add-page').then((m) => m.PatientAddPage),
   '/patient/edit': () =>

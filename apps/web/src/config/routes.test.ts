@@ -76,4 +76,14 @@ describe('route table', () => {
       });
     }
   });
+
+  it('should open the follow-up plan pages to holders of followup.config', () => {
+    for (const path of ['/manage/followup', '/manage/followup/config', '/manage/fix-followup-plan']) {
+      expect(ROUTES.find((route) => route.path === path)).toMatchObject({
+        ready: true,
+        layout: 'person',
+        permissions: ['followup.config'],
+      });
+    }
+  });
 });
