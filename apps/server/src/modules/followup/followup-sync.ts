@@ -205,7 +205,8 @@ export async function syncPatientFollowup(
   if (!tenantId) return null;
   const patient = await patientForSync(tx, tenantId, patientId);
   if (!patient) return null;
-  if (patient.deleted || patient.status === 'deceased') return closePatientFollowup(tx, { ...ctx, tenantId }, patient, at);
+  if (patient.deleted || patient.status === 'deceased')
+    return closePatientFollowup(tx, { ...ctx, tenantId }, patient, at);
   const plans = await activePlansOfPatient(tx, tenantId, patientId);
   if (plans.length === 0) return null;
   const existing = new Map(
