@@ -19,7 +19,12 @@ import {
  *   (−windowBefore/+windowAfter days around its due date), the forms to fill and the contact method.
  * - A plan is `draft` (editable, follows nobody), `active` (assigns patients and generates tasks) or `stopped`.
  * - **Assignments** attach a plan to patients by rule (`assignMode: 'auto'`: the plan's sub-projects and/or a field
- *   value, applied on activation, on `plan/apply` and whenever a patient or record changes) or by hand.
+ *   value, applied on activation, on `plan/apply` and whenever a patient or record changes) or by hand. When a
+ *   patient or record change makes a patient no longer match, their rule assignment stops ('不再符合分配规则', open
+ *   tasks cancelled with that reason) and resumes when they match again (those tasks re-open with fresh dates);
+ *   assignments by hand never stop by the rule.
+ * - A patient made `deceased` by any call gets their open tasks cancelled ('患者已死亡'); a deleted patient too
+ *   ('患者已删除'), and their assignments stop. Done and lost tasks stay.
  * - **Tasks**: one per assignment and visit; dates follow the schedule arithmetic of `followup/schedule.ts` (Asia/
  *   Shanghai calendar dates). An anchor change re-schedules open tasks; done, lost and cancelled tasks never change.
  */

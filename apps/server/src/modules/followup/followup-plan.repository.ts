@@ -243,7 +243,10 @@ export type SyncPlan = Pick<
   'id' | 'tenantId' | 'projectId' | 'kind' | 'status' | 'anchor' | 'assignMode' | 'rule' | 'defaultOwnerId'
 >;
 
-/** The active plans a patient may follow: those of the patient's project and of its sub-project (one query). */
+/**
+ * The active plans a patient may follow: those of the patient's project and of its sub-project, and the `auto` plans
+ * the patient has a rule assignment of (a patient who left the plan's sub-project). One query.
+ */
 export async function activePlansOfPatient(ex: Executor, tenantId: string, patientId: string): Promise<SyncPlan[]> {
   const { rows } = await ex.execute<{
     id: string;
@@ -258,7 +261,9 @@ export async function activePlansOfPatient(ex: Executor, tenantId: string, patie
     select fp.id, fp.tenant_id, fp.project_id, fp.kind, fp.anchor, fp.assign_mode, fp.rule, fp.default_owner_id
     from patients p
     join followup_plans fp on fp.tenant_id = p.tenant_id
-      and (fp.project_id = p.project_id or fp.project_id = p.sub_project_id)
+      and ((fp.project_id = p.project_id or fp.project_id = p.sub_project_id)
+      or (fp.assign_mode = 'auto' and exists (select 1 from followup_assignments a
+        where a.plan_id = fp.id and a.patient_id = p.id and a.source = 'rule')))
     where p.id = ${patientId} and p.tenant_id = ${tenantId} and fp.status = 'active' and fp.deleted_at is null
     order by fp.created_at`);
   return rows.map((r) => ({
@@ -291,6 +296,7 @@ export async function activePlanReadsForm(ex: Executor, tenantId: string, projec
 
 export type PatientSyncRow = {
   id: string;
+  projectId: string;
   subProjectId: string | null;
   enrolDate: string | null;
   status: string;
@@ -302,6 +308,7 @@ export async function patientForSync(ex: Executor, tenantId: string, patientId: 
   const [row] = await ex
     .select({
       id: patients.id,
+      projectId: patients.projectId,
       subProjectId: patients.subProjectId,
       enrolDate: patients.enrolDate,
       status: patients.status,
@@ -314,6 +321,7 @@ export async function patientForSync(ex: Executor, tenantId: string, patientId: 
   if (!row) return undefined;
   return {
     id: row.id,
+    projectId: row.projectId,
     subProjectId: row.subProjectId,
     enrolDate: row.enrolDate,
     status: row.status,
@@ -346,7 +354,13 @@ export async function patientFormValues(ex: Executor, tenantId: string, patientI
 export async function assignmentsOfPatient(ex: Executor, patientId: string, planIds: string[]) {
   if (planIds.length === 0) return [];
   return ex
-    .select({ id: followupAssignments.id, planId: followupAssignments.planId, status: followupAssignments.status })
+    .select({
+      id: followupAssignments.id,
+      planId: followupAssignments.planId,
+      source: followupAssignments.source,
+      status: followupAssignments.status,
+      stoppedReason: followupAssignments.stoppedReason,
+    })
     .from(followupAssignments)
     .where(and(eq(followupAssignments.patientId, patientId), inArray(followupAssignments.planId, planIds)));
 }
@@ -481,6 +495,7 @@ export type TaskStateRow = {
   assignmentId: string;
   visitId: string;
   status: string;
+  closedReason: string | null;
   dueDate: string;
   windowStart: string;
   windowEnd: string;
@@ -494,11 +509,12 @@ export async function tasksOfAssignments(ex: Executor, planId: string, assignmen
     assignment_id: string;
     visit_id: string;
     status: string;
+    closed_reason: string | null;
     due_date: string;
     window_start: string;
     window_end: string;
   }>(sql`
-    select id::text, assignment_id::text, visit_id::text, status, due_date::text, window_start::text,
+    select id::text, assignment_id::text, visit_id::text, status, closed_reason, due_date::text, window_start::text,
       window_end::text
     from followup_tasks
     where plan_id = ${planId} and assignment_id = any(${`{${assignmentIds.join(',')}}`}::uuid[])`);
@@ -507,6 +523,7 @@ export async function tasksOfAssignments(ex: Executor, planId: string, assignmen
     assignmentId: r.assignment_id,
     visitId: r.visit_id,
     status: r.status,
+    closedReason: r.closed_reason,
     dueDate: r.due_date,
     windowStart: r.window_start,
     windowEnd: r.window_end,
@@ -590,6 +607,66 @@ export async function cancelTasks(
     n += rows.length;
   }
   return n;
+}
+
+/** Re-opens cancelled tasks with new dates (a rule assignment resumed): closing and reminder cleared. */
+export async function reopenTasks(
+  ex: Executor,
+  tasks: { id: string; dueDate: string; windowStart: string; windowEnd: string }[],
+  at: Date,
+): Promise<number> {
+  let n = 0;
+  for (const part of chunks(tasks)) {
+    const { rows } = await ex.execute<{ id: string }>(sql`
+      update followup_tasks f set status = 'open', due_date = t.due_date, window_start = t.window_start,
+        window_end = t.window_end, closed_at = null, closed_by = null, closed_reason = null, reminded_at = null,
+        row_version = f.row_version + 1, updated_at = ${at}
+      from unnest(${uuidArray(part.map((t) => t.id))}, ${dateArray(part.map((t) => t.dueDate))},
+        ${dateArray(part.map((t) => t.windowStart))}, ${dateArray(part.map((t) => t.windowEnd))})
+        as t(id, due_date, window_start, window_end)
+      where f.id = t.id and f.status = 'cancelled'
+      returning f.id`);
+    n += rows.length;
+  }
+  return n;
+}
+
+/** Cancels the open tasks of a patient (of these assignments only, when given); answers their ids. */
+export async function cancelOpenTasksOfPatient(
+  ex: Executor,
+  key: { tenantId: string; patientId: string; assignmentIds?: string[] },
+  reason: string,
+  by: { userId: string | null; at: Date },
+): Promise<string[]> {
+  if (key.assignmentIds?.length === 0) return [];
+  const { rows } = await ex.execute<{ id: string }>(sql`
+    update followup_tasks set status = 'cancelled', closed_at = ${by.at}, closed_by = ${by.userId},
+      closed_reason = ${reason}, row_version = row_version + 1, updated_at = ${by.at}
+    where tenant_id = ${key.tenantId} and patient_id = ${key.patientId} and status = 'open'
+      ${key.assignmentIds ? sql`and assignment_id = any(${uuidArray(key.assignmentIds)})` : sql``}
+    returning id::text as id`);
+  return rows.map((r) => r.id);
+}
+
+/** Stops every active assignment of a patient (a deleted patient); answers their ids. */
+export async function stopAssignmentsOfPatient(
+  ex: Executor,
+  key: { tenantId: string; patientId: string },
+  reason: string,
+  at: Date,
+): Promise<string[]> {
+  const rows = await ex
+    .update(followupAssignments)
+    .set({ status: 'stopped', stoppedReason: reason, updatedAt: at })
+    .where(
+      and(
+        eq(followupAssignments.tenantId, key.tenantId),
+        eq(followupAssignments.patientId, key.patientId),
+        eq(followupAssignments.status, 'active'),
+      ),
+    )
+    .returning({ id: followupAssignments.id });
+  return rows.map((r) => r.id);
 }
 
 /** Cancels the open tasks of a plan (of these patients only, when given). */

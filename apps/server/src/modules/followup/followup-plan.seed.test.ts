@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskState } from '@registry/shared/followup/schedule';
 import { followupPlans, followupTasks, patients, projects, users } from '../../db/schema';
@@ -52,6 +52,13 @@ describe('seedDemoFollowup', () => {
       const [nurse] = await t.db.select().from(users).where(eq(users.username, 'nurse'));
       expect(tasks.some((x) => x.status === 'open' && x.ownerId === nurse?.id)).toBe(true);
       expect(tasks.some((x) => x.status === 'open' && x.ownerId === null)).toBe(true);
+      // the patients the seed enrolled are no longer screening (筛选中) on the worklist
+      const seeded = await t.db
+        .select({ patientNo: patients.patientNo, status: patients.status })
+        .from(patients)
+        .where(inArray(patients.patientNo, ['C01-0001', 'C01-0003', 'C01-0005', 'C02-0007', 'C02-0008']));
+      expect(seeded).toHaveLength(5);
+      expect(seeded.filter((p) => p.status === 'screening')).toEqual([]);
       const [deceased] = await t.db.select().from(patients).where(eq(patients.status, 'deceased'));
       expect(tasks.filter((x) => x.patientId === deceased?.id)).toEqual([]);
     },

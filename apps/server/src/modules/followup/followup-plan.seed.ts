@@ -77,7 +77,11 @@ export async function seedDemoFollowup(db: Db, now: Date = new Date()): Promise<
       if (ago === undefined || p.rowVersion !== 1) continue;
       await tx
         .update(patients)
-        .set({ enrolDate: addDays(today, -ago) })
+        // an enrolled patient in follow-up is no longer screening
+        .set({
+          enrolDate: addDays(today, -ago),
+          status: sql`case when ${patients.status} = 'screening' then 'enrolled' else ${patients.status} end`,
+        })
         .where(eq(patients.id, p.id));
     }
 

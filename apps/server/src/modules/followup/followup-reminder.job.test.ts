@@ -111,6 +111,38 @@ describe('follow-up reminder job', () => {
     expect(sent).toHaveLength(6);
   });
 
+  it('should not remind the tasks of a patient lost as a whole, deceased or deleted', async () => {
+    const world = await buildReminderWorld(db, { remindDaysBefore: 0 });
+    const dates = { windowStart: '2026-03-07', dueDate: '2026-03-08', windowEnd: '2026-03-09' };
+    const [kept] = await world.addTasks(dates);
+    // lost as a whole the way followup/task/lost does it: the patient marked, the open tasks closed as lost
+    const [lostClosed] = await world.addTasks(dates);
+    // and, defensively, patients whose task stayed open
+    const [lostOpen] = await world.addTasks(dates);
+    const [deceasedOpen] = await world.addTasks(dates);
+    const [deletedOpen] = await world.addTasks(dates);
+    const patientOf = async (task: string | undefined) =>
+      (await database.pool.query<{ patient_id: string }>('select patient_id from followup_tasks where id = $1', [task]))
+        .rows[0]?.patient_id;
+    const lostAt = new Date('2026-03-06T02:00:00Z');
+    await database.pool.query(
+      `update patients set followup_lost_at = $2, followup_lost_reason = '失访' where id = any($1::uuid[])`,
+      [[await patientOf(lostClosed), await patientOf(lostOpen)], lostAt],
+    );
+    await database.pool.query(
+      `update followup_tasks set status = 'lost', closed_at = $2, closed_reason = '失访' where id = $1`,
+      [lostClosed, lostAt],
+    );
+    await database.pool.query(`update patients set status = 'deceased' where id = $1`, [await patientOf(deceasedOpen)]);
+    await database.pool.query(`update patients set deleted_at = $2, delete_reason = '重复' where id = $1`, [
+      await patientOf(deletedOpen),
+      lostAt,
+    ]);
+    const clock = createFakeClock(new Date('2026-03-07T01:00:00Z'));
+    expect(await reminderJob(db, clock).runOnce()).toMatchObject({ tasks: 1 });
+    expect(new Set((await notificationsOf(world)).map((n) => n.entity_id))).toEqual(new Set([kept]));
+  });
+
   it('should also write an SMS per notification with a phone, in the same transaction, when SMS is on', async () => {
     const world = await buildReminderWorld(db, { remindDaysBefore: 0 });
     const [task] = await world.addTasks({

@@ -32,7 +32,7 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
  * Claims up to `limit` open tasks whose window opens within their plan's `remind_days_before` of `today` (and has not
- * closed yet) and that were never reminded: ONE statement marks them `reminded_at` and answers them. `FOR UPDATE
+ * closed yet) and that were never reminded (never of a deleted, deceased or lost patient, should a task be open): ONE statement marks them `reminded_at` and answers them. `FOR UPDATE
  * SKIP LOCKED` lets two processes claim disjoint sets at the same moment; a task another process reminded meanwhile
  * fails the re-checked `reminded_at is null`.
  */
@@ -43,6 +43,7 @@ async function claimDueTasks(tx: Executor, today: string, now: Date, limit: numb
         from followup_tasks t
         join followup_plans p on p.id = t.plan_id and p.deleted_at is null
         join patients pa on pa.id = t.patient_id and pa.deleted_at is null
+          and pa.status <> 'deceased' and pa.followup_lost_at is null
        where t.status = 'open'
          and t.reminded_at is null
          and t.window_start <= ${today}::date + p.remind_days_before

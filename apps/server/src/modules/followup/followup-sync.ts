@@ -7,16 +7,21 @@ import {
   activePlansOfPatient,
   assignmentsOfPatient,
   assignmentStates,
+  cancelOpenTasksOfPatient,
   cancelTasks,
   insertAssignments,
   insertTasks,
   patientForSync,
   patientFormValues,
+  reopenTasks,
+  setAssignmentsStatus,
+  stopAssignmentsOfPatient,
   tasksOfAssignments,
   updateAssignmentAnchors,
   updateTaskDates,
   visitsOf,
   type NewTask,
+  type PatientSyncRow,
   type SyncPlan,
   type TaskStateRow,
 } from './followup-plan.repository';
@@ -29,9 +34,17 @@ import {
  * - Open tasks move with their anchor: when the assignment's anchor date changed (mode `anchor`), or always (mode
  *   `reschedule`, a plan edit that asked for it). Done, lost and cancelled tasks never change.
  * - Mode `reschedule` also cancels the open tasks of visits removed from the plan.
+ * - A task cancelled because its rule assignment stopped (`RULE_MISMATCH_REASON`) is re-opened with new dates when the
+ *   assignment is active again (the unique (assignment, visit) row is reused, never inserted twice).
  */
 
 export const REMOVED_VISIT_REASON = '访视已从计划中删除';
+/** Why a rule assignment stopped and its open tasks were cancelled: the patient no longer matches the plan's rule. */
+export const RULE_MISMATCH_REASON = '不再符合分配规则';
+/** Why the open tasks of a deceased patient were cancelled (as `followup/patient/death`). */
+export const DECEASED_REASON = '患者已死亡';
+/** Why the open tasks and assignments of a deleted patient were cancelled and stopped. */
+export const DELETED_REASON = '患者已删除';
 
 export type ReconcileMode = 'anchor' | 'reschedule' | 'keep';
 
@@ -39,6 +52,8 @@ export type ReconcileResult = {
   tasksCreated: number;
   tasksRescheduled: number;
   tasksCancelled: number;
+  /** Tasks cancelled by a rule mismatch, re-opened because the assignment is active again. */
+  tasksReopened: number;
   /** Active assignments of a relative plan without an anchor date. */
   waitingForAnchor: number;
 };
@@ -70,6 +85,7 @@ export async function reconcilePlan(
   const anchor = plan.kind === 'relative' ? plan.anchor : null;
   const inserts: NewTask[] = [];
   const updates: { id: string; dueDate: string; windowStart: string; windowEnd: string }[] = [];
+  const reopens: { id: string; dueDate: string; windowStart: string; windowEnd: string }[] = [];
   const cancels: string[] = [];
   const anchors: { id: string; anchor: IsoDate | null }[] = [];
   let waitingForAnchor = 0;
@@ -99,6 +115,8 @@ export async function reconcilePlan(
       const existing = own.get(visit.id);
       if (!existing) {
         if (s.eligible) inserts.push({ assignmentId: s.id, patientId: s.patientId, visitId: visit.id, ...dates });
+      } else if (existing.status === 'cancelled' && existing.closedReason === RULE_MISMATCH_REASON) {
+        if (s.eligible) reopens.push({ id: existing.id, ...dates });
       } else if (
         existing.status === 'open' &&
         (opts.mode === 'reschedule' || (opts.mode === 'anchor' && anchorChanged)) &&
@@ -113,70 +131,171 @@ export async function reconcilePlan(
   const tasksRescheduled = updates.length > 0 ? await updateTaskDates(tx, updates, opts.at) : 0;
   const tasksCancelled =
     cancels.length > 0 ? await cancelTasks(tx, cancels, REMOVED_VISIT_REASON, { userId: opts.userId, at: opts.at }) : 0;
+  const tasksReopened = reopens.length > 0 ? await reopenTasks(tx, reopens, opts.at) : 0;
   const tasksCreated = inserts.length > 0 ? await insertTasks(tx, plan, inserts, opts.at) : 0;
-  return { tasksCreated, tasksRescheduled, tasksCancelled, waitingForAnchor };
+  return { tasksCreated, tasksRescheduled, tasksCancelled, tasksReopened, waitingForAnchor };
+}
+
+export type PatientSyncResult = {
+  assigned: number;
+  tasksCreated: number;
+  tasksRescheduled: number;
+  tasksReopened: number;
+  tasksCancelled: number;
+  assignmentsStopped: number;
+};
+
+/**
+ * A deceased patient: open tasks cancelled (`患者已死亡`); a deleted one: open tasks cancelled and active assignments
+ * stopped (`患者已删除`). Done, lost and cancelled tasks never change. Audited as one `followup.sync` event.
+ */
+async function closePatientFollowup(
+  tx: Executor,
+  ctx: AuditContext & { tenantId: string },
+  patient: PatientSyncRow,
+  at: Date,
+): Promise<PatientSyncResult | null> {
+  const reason = patient.deleted ? DELETED_REASON : DECEASED_REASON;
+  const key = { tenantId: ctx.tenantId, patientId: patient.id };
+  const cancelled = await cancelOpenTasksOfPatient(tx, key, reason, { userId: ctx.actorId, at });
+  const stopped = patient.deleted ? await stopAssignmentsOfPatient(tx, key, reason, at) : [];
+  if (cancelled.length === 0 && stopped.length === 0) return null;
+  await audit(
+    tx,
+    ctx,
+    {
+      action: 'followup.sync',
+      entityType: 'patient',
+      entityId: patient.id,
+      newValue: { cancelledTaskIds: cancelled, stoppedAssignmentIds: stopped, reason },
+      reason,
+    },
+    at,
+  );
+  return {
+    assigned: 0,
+    tasksCreated: 0,
+    tasksRescheduled: 0,
+    tasksReopened: 0,
+    tasksCancelled: cancelled.length,
+    assignmentsStopped: stopped.length,
+  };
 }
 
 /**
- * After a patient or one of their records changed, inside the same transaction: the project's `auto` plans the
- * patient now matches assign them; the active assignments re-read their anchor date and re-schedule open tasks when
- * it moved; missing tasks are created. Costs one indexed query when the project has no active plan. Audited as one
- * `followup.sync` event when something changed. Answers what it did (null: nothing to do).
+ * After a patient or one of their records changed, inside the same transaction:
+ * - a deceased patient's open tasks are cancelled, a deleted patient's too and their active assignments stopped
+ *   (`closePatientFollowup`); nothing else happens to them;
+ * - the project's `auto` plans the patient now matches assign them (source `rule`);
+ * - a rule assignment whose rule the patient no longer matches (another sub-project, another field value) stops with
+ *   its open tasks cancelled (`不再符合分配规则`); when the patient matches again it resumes and those tasks re-open.
+ *   Manual assignments and assignments stopped for another reason are never touched by the rule;
+ * - the active assignments re-read their anchor date and re-schedule open tasks when it moved; missing tasks are
+ *   created.
+ * Costs two indexed queries when the project has no active plan. Audited as one `followup.sync` event when something
+ * changed. Answers what it did (null: nothing to do).
  */
 export async function syncPatientFollowup(
   tx: Executor,
   ctx: AuditContext,
   patientId: string,
   at: Date = new Date(),
-): Promise<{ assigned: number; tasksCreated: number; tasksRescheduled: number } | null> {
-  if (!ctx.tenantId) return null;
-  const plans = await activePlansOfPatient(tx, ctx.tenantId, patientId);
+): Promise<PatientSyncResult | null> {
+  const tenantId = ctx.tenantId;
+  if (!tenantId) return null;
+  const patient = await patientForSync(tx, tenantId, patientId);
+  if (!patient) return null;
+  if (patient.deleted || patient.status === 'deceased')
+    return closePatientFollowup(tx, { ...ctx, tenantId }, patient, at);
+  const plans = await activePlansOfPatient(tx, tenantId, patientId);
   if (plans.length === 0) return null;
-  const patient = await patientForSync(tx, ctx.tenantId, patientId);
-  if (!patient || patient.deleted) return null;
-  const existing = await assignmentsOfPatient(
-    tx,
-    patientId,
-    plans.map((p) => p.id),
+  const existing = new Map(
+    (
+      await assignmentsOfPatient(
+        tx,
+        patientId,
+        plans.map((p) => p.id),
+      )
+    ).map((a) => [a.planId, a]),
   );
-  const assignedPlans = new Set(existing.map((a) => a.planId));
-  const active = new Set(existing.filter((a) => a.status === 'active').map((a) => a.planId));
-  const candidates = plans.filter((p) => p.assignMode === 'auto' && !assignedPlans.has(p.id));
+  const active = new Set([...existing.values()].filter((a) => a.status === 'active').map((a) => a.planId));
+  const followable = !patient.lost;
+  const inScope = (p: SyncPlan) => p.projectId === patient.projectId || p.projectId === patient.subProjectId;
+  // The auto plans whose rule decides something: a new assignment, or the patient's rule assignment.
+  const ruled = plans.filter((p) => {
+    if (p.assignMode !== 'auto') return false;
+    const a = existing.get(p.id);
+    if (!a) return followable && inScope(p);
+    if (a.source !== 'rule') return false;
+    return a.status === 'active' || (followable && a.stoppedReason === RULE_MISMATCH_REASON);
+  });
   const newlyAssigned: string[] = [];
-  if (candidates.length > 0 && patient.status !== 'deceased' && !patient.lost) {
-    const values = await patientFormValues(tx, ctx.tenantId, patientId, [
-      ...new Set(candidates.flatMap((p) => formsRead(p))),
-    ]);
+  const resumed: { planId: string; id: string }[] = [];
+  const stopped: { planId: string; id: string }[] = [];
+  if (ruled.length > 0) {
+    const values = await patientFormValues(tx, tenantId, patientId, [...new Set(ruled.flatMap((p) => formsRead(p)))]);
     const facts: PatientFacts = { subProjectId: patient.subProjectId, enrolDate: patient.enrolDate, values };
-    const matched = candidates.filter((p) => ruleMatches(p.rule, facts));
+    for (const p of ruled) {
+      const matches = inScope(p) && ruleMatches(p.rule, facts);
+      const a = existing.get(p.id);
+      if (!a) {
+        if (matches) newlyAssigned.push(p.id);
+      } else if (a.status === 'active') {
+        if (!matches) stopped.push({ planId: p.id, id: a.id });
+      } else if (matches) resumed.push({ planId: p.id, id: a.id });
+    }
     await insertAssignments(
       tx,
-      matched.map((p) => ({
-        tenantId: p.tenantId,
-        projectId: p.projectId,
-        planId: p.id,
-        patientId,
-        source: 'rule' as const,
-        status: 'active' as const,
-        createdBy: ctx.actorId,
-        createdAt: at,
-        updatedAt: at,
-      })),
+      plans
+        .filter((p) => newlyAssigned.includes(p.id))
+        .map((p) => ({
+          tenantId: p.tenantId,
+          projectId: p.projectId,
+          planId: p.id,
+          patientId,
+          source: 'rule' as const,
+          status: 'active' as const,
+          createdBy: ctx.actorId,
+          createdAt: at,
+          updatedAt: at,
+        })),
     );
-    for (const p of matched) {
-      newlyAssigned.push(p.id);
-      active.add(p.id);
-    }
+    await setAssignmentsStatus(
+      tx,
+      stopped.map((a) => a.id),
+      { status: 'stopped', stoppedReason: RULE_MISMATCH_REASON, at },
+    );
+    await setAssignmentsStatus(
+      tx,
+      resumed.map((a) => a.id),
+      { status: 'active', stoppedReason: null, at },
+    );
+    for (const id of newlyAssigned) active.add(id);
+    for (const a of resumed) active.add(a.planId);
+    for (const a of stopped) active.delete(a.planId);
   }
+  const cancelled =
+    stopped.length > 0
+      ? await cancelOpenTasksOfPatient(
+          tx,
+          { tenantId, patientId, assignmentIds: stopped.map((a) => a.id) },
+          RULE_MISMATCH_REASON,
+          { userId: ctx.actorId, at },
+        )
+      : [];
   let tasksCreated = 0;
   let tasksRescheduled = 0;
+  let tasksReopened = 0;
   for (const plan of plans) {
     if (!active.has(plan.id)) continue;
     const r = await reconcilePlan(tx, plan, { mode: 'anchor', patientIds: [patientId], userId: ctx.actorId, at });
     tasksCreated += r.tasksCreated;
     tasksRescheduled += r.tasksRescheduled;
+    tasksReopened += r.tasksReopened;
   }
-  if (newlyAssigned.length > 0 || tasksCreated > 0 || tasksRescheduled > 0)
+  const changed =
+    newlyAssigned.length + resumed.length + stopped.length + tasksCreated + tasksRescheduled + tasksReopened > 0;
+  if (changed)
     await audit(
       tx,
       ctx,
@@ -184,11 +303,27 @@ export async function syncPatientFollowup(
         action: 'followup.sync',
         entityType: 'patient',
         entityId: patientId,
-        newValue: { assignedPlanIds: newlyAssigned, tasksCreated, tasksRescheduled },
+        newValue: {
+          assignedPlanIds: newlyAssigned,
+          resumedPlanIds: resumed.map((a) => a.planId),
+          stoppedPlanIds: stopped.map((a) => a.planId),
+          tasksCreated,
+          tasksRescheduled,
+          tasksReopened,
+          cancelledTaskIds: cancelled,
+        },
+        ...(stopped.length > 0 ? { reason: RULE_MISMATCH_REASON } : {}),
       },
       at,
     );
-  return { assigned: newlyAssigned.length, tasksCreated, tasksRescheduled };
+  return {
+    assigned: newlyAssigned.length + resumed.length,
+    tasksCreated,
+    tasksRescheduled,
+    tasksReopened,
+    tasksCancelled: cancelled.length,
+    assignmentsStopped: stopped.length,
+  };
 }
 
 /**

@@ -559,7 +559,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       await onUniqueViolation(scope, dup, before.id, () =>
         db.transaction(async (tx) => {
           await writeUpdate(tx, scope, plan, input.rowVersion, ctx, now);
-          await syncPatientFollowup(tx, ctx, before.id, now); // a new enrolment date re-schedules open tasks
+          await syncPatientFollowup(tx, ctx, before.id, now); // anchors, rules, deceased: tasks follow the patient
         }),
       );
       forgetPatientListTotals();
@@ -581,7 +581,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
         });
         // All or nothing: an id that is missing, deleted or outside the scope answers 404 and nothing changes.
         if (rows.length !== unique.length) throw new AppError(404, M.notFound);
-        for (const row of rows)
+        for (const row of rows) {
           await audit(
             tx,
             ctx,
@@ -595,6 +595,8 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
             },
             now,
           );
+          await syncPatientFollowup(tx, ctx, row.id, now); // open follow-up tasks cancelled, assignments stopped
+        }
         return rows.length;
       });
       forgetPatientListTotals();
