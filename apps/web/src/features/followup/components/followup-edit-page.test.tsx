@@ -482,6 +482,52 @@ describe('FollowupEditPage', { timeout: 120_000 }, () => {
       );
     });
 
+    it("should reload the server's record after a 409 and save on from its rowVersion", async () => {
+      let refuse409 = true;
+      const calls = serve({
+        onSave: (body) =>
+          refuse409 ? refuse(409, '表单已被他人修改，请刷新后重试') : ok(savedForm(body, calls.saves.length)),
+      });
+      await renderEdit();
+      fireEvent.change(await screen.findByLabelText('NYHA分级', {}, { timeout: 20_000 }), {
+        target: { value: 'II级' },
+      });
+      expect(await screen.findByText(/保存失败：表单已被他人修改/)).toBeInTheDocument();
+      expect(calls.saves).toHaveLength(1);
+      // Someone else saved the form meanwhile.
+      refuse409 = false;
+      server.use(
+        http.get(apiUrl('/followup/task/detail'), () =>
+          ok(
+            buildDetail({
+              forms: [
+                {
+                  formKey: 'followup_visit',
+                  title: '随访记录',
+                  record: {
+                    id: RECORD_ID,
+                    instance: 1,
+                    versionId: VERSION_ID,
+                    status: 'draft',
+                    data: { nyha: 'I级' },
+                    rowVersion: 4,
+                    updatedAt: '2026-11-24T02:00:00.000Z',
+                  },
+                },
+              ],
+            }),
+          ),
+        ),
+      );
+      fireEvent.click(screen.getByRole('button', { name: /重新加载/ }));
+      await waitFor(() => expect(screen.getByLabelText('NYHA分级')).toHaveValue('I级'));
+      expect(screen.queryByText(/保存失败/)).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: /保存草稿/ })).toBeEnabled();
+      fireEvent.change(screen.getByLabelText('NYHA分级'), { target: { value: 'III级' } });
+      await waitFor(() => expect(calls.saves).toHaveLength(2));
+      expect(calls.saves[1]).toMatchObject({ data: { nyha: 'III级' }, rowVersion: 4 });
+    });
+
     it('should warn before leaving with unsaved changes, and let go once the draft saved itself', async () => {
       const calls = serve();
       const { router } = await renderEdit();

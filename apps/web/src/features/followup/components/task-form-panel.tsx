@@ -109,15 +109,16 @@ export function TaskFormPanel({
   const [saveState, setSaveState] = useState<SaveState>('idle');
   const [savedAt, setSavedAt] = useState<{ at: string; auto: boolean } | null>(null);
 
-  // A newer record from the server (the task read again) replaces ours; the data too unless edited here.
+  // A newer record from the server (the task read again) replaces ours while nothing is edited here; with unsaved edits
+  // ours stays, so their save meets the 409 instead of overwriting what someone else saved.
   const [seen, setSeen] = useState(entry.record);
   if (seen !== entry.record) {
     setSeen(entry.record);
     const incoming = entry.record;
-    if (incoming && (record === null || incoming.rowVersion > record.rowVersion)) {
+    if (incoming && data === baseline && (record === null || incoming.rowVersion > record.rowVersion)) {
       setRecord(incoming);
       setBaseline(incoming.data);
-      if (data === baseline) setData(incoming.data);
+      setData(incoming.data);
     }
   }
 
