@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
 import type {
@@ -7,7 +7,10 @@ import type {
   ContactVO,
   TaskDetailVO,
   TaskFormSaveRequest,
+  TaskFormVO,
 } from '@registry/shared/contracts/followup';
+import { blankRecord } from '@registry/shared/contracts/form-record';
+import type { Definition } from '@registry/shared/forms/definition';
 import { server } from '../../../test/server';
 import { apiUrl, http, HttpResponse, ok } from '../../../test/api';
 import { renderRoute } from '../../../test/router';
@@ -18,6 +21,7 @@ import {
   buildDetail,
   buildTask,
   buildVersion,
+  FOLLOWUP_DEFINITION,
   PATIENT_ID,
   PROJECT,
   RECORD_ID,
@@ -34,6 +38,7 @@ type Calls = {
   deaths: unknown[];
   completes: unknown[];
   saves: TaskFormSaveRequest[];
+  recordReads: string[];
 };
 
 type Serve = {
@@ -42,6 +47,9 @@ type Serve = {
   /** Answers of the first calls of `task/complete`; later calls complete the task. */
   completeAnswers?: Response[];
   onSave?: (body: TaskFormSaveRequest) => Response;
+  definition?: Definition;
+  /** The patient's other records by form key (`form-record/detail`, the show-if / formula values of other forms). */
+  records?: Record<string, Record<string, unknown>>;
 };
 
 const refuse = (status: number, message: string, issues?: unknown) =>
@@ -52,17 +60,40 @@ function serve({
   permissions = ['followup.list', 'followup.edit'],
   completeAnswers,
   onSave,
+  definition,
+  records = {},
 }: Serve = {}) {
   setToken('tok');
   useMenuStore.getState().setProjectMenu([], permissions);
   useProjectStore.getState().selectProject(PROJECT);
-  const calls: Calls = { losts: [], reopens: [], contacts: [], deaths: [], completes: [], saves: [] };
+  const calls: Calls = {
+    losts: [],
+    reopens: [],
+    contacts: [],
+    deaths: [],
+    completes: [],
+    saves: [],
+    recordReads: [],
+  };
   let current = detail;
   server.use(
     http.get(apiUrl('/web-project/current'), () =>
       ok({ id: 'p-1', projectName: '心衰登记', projectCode: 'HF-REG', subProject: false }),
     ),
-    http.get(apiUrl('/form-definition/published-version'), () => ok(buildVersion())),
+    http.get(apiUrl('/form-definition/published-version'), () => ok(buildVersion(definition))),
+    http.get(apiUrl('/form-record/detail'), ({ request }) => {
+      const query = new URL(request.url).searchParams;
+      calls.recordReads.push(query.toString());
+      const formKey = query.get('formKey') ?? '';
+      const head = {
+        patientId: query.get('patientId') ?? '',
+        formKey,
+        instance: 1,
+        versionId: VERSION_ID,
+        versionNo: 1,
+      };
+      return ok({ ...blankRecord(head), data: records[formKey] ?? {} });
+    }),
     http.get(apiUrl('/followup/task/detail'), ({ request }) =>
       new URL(request.url).searchParams.get('id') === current.task.id ? ok(current) : refuse(404, '随访任务不存在'),
     ),
@@ -111,10 +142,27 @@ function serve({
       const body = (await request.json()) as TaskFormSaveRequest;
       calls.saves.push(body);
       if (onSave) return onSave(body);
-      return ok(null);
+      return ok(savedForm(body, calls.saves.length));
     }),
   );
   return calls;
+}
+
+/** What `task/form/save` answers: the form with its record as saved (rowVersion one more than sent). */
+function savedForm(body: TaskFormSaveRequest, n: number): TaskFormVO {
+  return {
+    formKey: body.formKey,
+    title: '随访记录',
+    record: {
+      id: RECORD_ID,
+      instance: 1,
+      versionId: body.versionId,
+      status: body.submit ? 'submitted' : 'draft',
+      data: body.data,
+      rowVersion: (body.rowVersion ?? 0) + 1,
+      updatedAt: new Date(Date.now() + n).toISOString(),
+    },
+  };
 }
 
 async function renderEdit(id = TASK_1) {
@@ -298,5 +346,209 @@ describe('FollowupEditPage', { timeout: 120_000 }, () => {
     expect(screen.queryByRole('button', { name: /完成随访/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: '保存联系记录' })).not.toBeInTheDocument();
     expect(await screen.findByLabelText('NYHA分级', {}, { timeout: 20_000 })).toBeDisabled();
+  });
+
+  describe('the visit forms like the patient editor', () => {
+    /** The demo CRF's shape: a visit form whose show-if reads 性别 of the patient's demographics form. */
+    const WITH_DEMOGRAPHICS: Definition = {
+      ...FOLLOWUP_DEFINITION,
+      categories: [
+        {
+          key: 'base',
+          title: '基线',
+          forms: [{ key: 'demographics', title: '人口学资料', fields: [{ key: 'sex', label: '性别', type: 'text' }] }],
+        },
+        {
+          key: 'followup',
+          title: '随访',
+          forms: [
+            {
+              key: 'followup_visit',
+              title: '随访记录',
+              followUp: true,
+              repeating: true,
+              fields: [
+                { key: 'nyha', label: 'NYHA分级', type: 'text', maxLength: 20 },
+                { key: 'pregnant', label: '是否妊娠', type: 'yesno', showIf: "[sex] = 'F'" },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+
+    it("should read the patient's other forms for a show-if that refers to them", async () => {
+      const calls = serve({
+        definition: WITH_DEMOGRAPHICS,
+        records: { demographics: { sex: 'F' } },
+        permissions: ['followup.list', 'followup.edit', 'patient.list'],
+      });
+      await renderEdit();
+      expect(await screen.findByRole('radiogroup', { name: '是否妊娠' }, { timeout: 20_000 })).toBeInTheDocument();
+      expect(calls.recordReads).toEqual([`patientId=${PATIENT_ID}&formKey=demographics&instance=1`]);
+    });
+
+    it("should keep the field hidden when the other form's value does not match", async () => {
+      const calls = serve({
+        definition: WITH_DEMOGRAPHICS,
+        records: { demographics: { sex: 'M' } },
+        permissions: ['followup.list', 'followup.edit', 'patient.list'],
+      });
+      await renderEdit();
+      await screen.findByLabelText('NYHA分级', {}, { timeout: 20_000 });
+      await waitFor(() => expect(calls.recordReads).toHaveLength(1));
+      expect(screen.queryByRole('radiogroup', { name: '是否妊娠' })).not.toBeInTheDocument();
+    });
+
+    it("should not ask for the patient's records without patient.list", async () => {
+      const calls = serve({ definition: WITH_DEMOGRAPHICS, records: { demographics: { sex: 'F' } } });
+      await renderEdit();
+      await screen.findByLabelText('NYHA分级', {}, { timeout: 20_000 });
+      expect(calls.recordReads).toEqual([]);
+      expect(screen.queryByRole('radiogroup', { name: '是否妊娠' })).not.toBeInTheDocument();
+    });
+
+    it('should autosave a draft 2 s after typing stops and go on from the saved rowVersion', async () => {
+      const calls = serve();
+      await renderEdit();
+      const input = await screen.findByLabelText('NYHA分级', {}, { timeout: 20_000 });
+      fireEvent.change(input, { target: { value: 'II级' } });
+      const status = within(screen.getByTestId('task-form-followup_visit')).getByRole('status');
+      expect(status).toHaveTextContent('未保存');
+      // Nothing is sent while the user may still be typing.
+      expect(calls.saves).toHaveLength(0);
+      await waitFor(() => expect(calls.saves).toHaveLength(1));
+      expect(calls.saves[0]).toEqual({
+        taskId: TASK_1,
+        formKey: 'followup_visit',
+        versionId: VERSION_ID,
+        data: { nyha: 'II级' },
+        rowVersion: null,
+        submit: false,
+      });
+      await waitFor(() =>
+        expect(within(screen.getByTestId('task-form-followup_visit')).getByRole('status')).toHaveTextContent(
+          /^已自动保存 \d{2}:\d{2}$/,
+        ),
+      );
+      // The field kept its value (no reload of the form) and the next autosave sends the saved rowVersion.
+      fireEvent.change(screen.getByLabelText('NYHA分级'), { target: { value: 'III级' } });
+      await waitFor(() => expect(calls.saves).toHaveLength(2));
+      expect(calls.saves[1]).toMatchObject({ data: { nyha: 'III级' }, rowVersion: 1, submit: false });
+      expect(screen.getByLabelText('NYHA分级')).toHaveValue('III级');
+    });
+
+    it('should never autosave a submitted form (a change needs a reason)', async () => {
+      const calls = serve({
+        detail: buildDetail({
+          forms: [
+            {
+              formKey: 'followup_visit',
+              title: '随访记录',
+              record: {
+                id: RECORD_ID,
+                instance: 1,
+                versionId: VERSION_ID,
+                status: 'submitted',
+                data: { fu_date: '2026-11-20', nyha: 'II级' },
+                rowVersion: 3,
+                updatedAt: '2026-11-20T02:00:00.000Z',
+              },
+            },
+          ],
+        }),
+      });
+      await renderEdit();
+      const input = await screen.findByLabelText('NYHA分级', {}, { timeout: 20_000 });
+      fireEvent.change(input, { target: { value: 'III级' } });
+      expect(within(screen.getByTestId('task-form-followup_visit')).getByRole('status')).toHaveTextContent(
+        '未保存（保存修改需填写原因）',
+      );
+      await act(() => new Promise((resolve) => setTimeout(resolve, 2600)));
+      expect(calls.saves).toHaveLength(0);
+    });
+
+    it('should save the draft at once on Ctrl+S', async () => {
+      const calls = serve();
+      const { user } = await renderEdit();
+      const input = await screen.findByLabelText('NYHA分级', {}, { timeout: 20_000 });
+      await user.type(input, 'IV级');
+      await user.keyboard('{Control>}s{/Control}');
+      await waitFor(() => expect(calls.saves).toHaveLength(1), { timeout: 1500 });
+      expect(calls.saves[0]).toMatchObject({ data: { nyha: 'IV级' }, submit: false });
+      expect(await screen.findByText('草稿已保存')).toBeInTheDocument();
+      expect(within(screen.getByTestId('task-form-followup_visit')).getByRole('status')).toHaveTextContent(
+        /^已保存 \d{2}:\d{2}$/,
+      );
+    });
+
+    it("should reload the server's record after a 409 and save on from its rowVersion", async () => {
+      let refuse409 = true;
+      const calls = serve({
+        onSave: (body) =>
+          refuse409 ? refuse(409, '表单已被他人修改，请刷新后重试') : ok(savedForm(body, calls.saves.length)),
+      });
+      await renderEdit();
+      fireEvent.change(await screen.findByLabelText('NYHA分级', {}, { timeout: 20_000 }), {
+        target: { value: 'II级' },
+      });
+      expect(await screen.findByText(/保存失败：表单已被他人修改/)).toBeInTheDocument();
+      expect(calls.saves).toHaveLength(1);
+      // Someone else saved the form meanwhile.
+      refuse409 = false;
+      server.use(
+        http.get(apiUrl('/followup/task/detail'), () =>
+          ok(
+            buildDetail({
+              forms: [
+                {
+                  formKey: 'followup_visit',
+                  title: '随访记录',
+                  record: {
+                    id: RECORD_ID,
+                    instance: 1,
+                    versionId: VERSION_ID,
+                    status: 'draft',
+                    data: { nyha: 'I级' },
+                    rowVersion: 4,
+                    updatedAt: '2026-11-24T02:00:00.000Z',
+                  },
+                },
+              ],
+            }),
+          ),
+        ),
+      );
+      fireEvent.click(screen.getByRole('button', { name: /重新加载/ }));
+      await waitFor(() => expect(screen.getByLabelText('NYHA分级')).toHaveValue('I级'));
+      expect(screen.queryByText(/保存失败/)).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: /保存草稿/ })).toBeEnabled();
+      fireEvent.change(screen.getByLabelText('NYHA分级'), { target: { value: 'III级' } });
+      await waitFor(() => expect(calls.saves).toHaveLength(2));
+      expect(calls.saves[1]).toMatchObject({ data: { nyha: 'III级' }, rowVersion: 4 });
+    });
+
+    it('should warn before leaving with unsaved changes, and let go once the draft saved itself', async () => {
+      const calls = serve();
+      const { router } = await renderEdit();
+      const input = await screen.findByLabelText('NYHA分级', {}, { timeout: 20_000 });
+      fireEvent.change(input, { target: { value: 'II级' } });
+      await act(() => router.navigate('/followup/list'));
+      const confirm = await screen.findByRole('dialog');
+      expect(confirm).toHaveTextContent('有未保存的修改');
+      fireEvent.click(within(confirm).getByRole('button', { name: '留在此页' }));
+      expect(router.state.location.pathname).toBe('/followup/edit');
+      await waitFor(() => expect(calls.saves).toHaveLength(1));
+      await waitFor(() =>
+        expect(within(screen.getByTestId('task-form-followup_visit')).getByRole('status')).toHaveTextContent(
+          /已自动保存/,
+        ),
+      );
+      // The page's guard learns the form is saved (its effects run) before the next navigation.
+      await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+      await act(() => router.navigate(`/followup/edit?id=${TASK_2}`));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(router.state.location.search).toBe(`?id=${TASK_2}`);
+    });
   });
 });

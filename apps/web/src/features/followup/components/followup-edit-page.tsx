@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Button, Card, Col, Result, Row, Spin, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { hasAnyPermission } from '../../../lib/permission';
 import { ProjectScope } from '../../../lib/project-scope';
 import { ApiError } from '../../../lib/request';
 import { useMenuStore } from '../../../lib/stores/menu-store';
+import { useLeaveGuard, type LeaveTest } from '../../../lib/use-leave-guard';
 import { useTask } from '../api/get-task';
 import { followupKeys } from '../api/keys';
 import { today as todayOf } from '../hooks/worklist-query';
@@ -21,10 +22,27 @@ import { TaskForms } from './task-forms';
 import { TaskHeader } from './task-header';
 import './followup.css';
 
+/** Another path, or another task on this page. */
+const leavesTask: LeaveTest = (current, next) =>
+  current.pathname !== next.pathname ||
+  new URLSearchParams(current.search).get('id') !== new URLSearchParams(next.search).get('id');
+
 function TaskRecord({ detail, reload }: { detail: TaskDetailVO; reload: () => Promise<unknown> }) {
   const held = useMenuStore((s) => s.permissions);
   const canEdit = hasAnyPermission(held, [PERMISSIONS.followupEdit]);
   const [death, setDeath] = useState<Dayjs | null>(null);
+  // The forms with unsaved changes: leaving the page (or opening another task) asks first.
+  const [dirtyForms, setDirtyForms] = useState<ReadonlySet<string>>(() => new Set());
+  const onDirtyChange = useCallback((formKey: string, dirty: boolean) => {
+    setDirtyForms((prev) => {
+      if (prev.has(formKey) === dirty) return prev;
+      const next = new Set(prev);
+      if (dirty) next.add(formKey);
+      else next.delete(formKey);
+      return next;
+    });
+  }, []);
+  useLeaveGuard(dirtyForms.size > 0, leavesTask);
   const { task, patient } = detail;
   const open = task.status === 'open';
   const editable = canEdit && open;
@@ -55,7 +73,7 @@ function TaskRecord({ detail, reload }: { detail: TaskDetailVO; reload: () => Pr
           )}
         </Card>
         <Card variant="borderless" title="随访表单" className="followup-section">
-          <TaskForms detail={detail} editable={editable} reload={reload} />
+          <TaskForms detail={detail} editable={editable} reload={reload} onDirtyChange={onDirtyChange} />
         </Card>
       </Col>
       <Col xs={24} xl={6}>

@@ -117,6 +117,31 @@ describe('FollowupListPage', { timeout: 120_000 }, () => {
     expect(await screen.findByText('没有失访的随访任务')).toBeInTheDocument();
   });
 
+  it.each([
+    ['待随访', '/followup/list?tab=due', { state: 'due' }, /^待随访2$/],
+    [
+      '今日到期',
+      '/followup/list?tab=due&from=2026-11-24&to=2026-11-24',
+      { state: 'due', dueFrom: '2026-11-24', dueTo: '2026-11-24' },
+      /^待随访2$/,
+    ],
+    ['已超窗', '/followup/list?tab=overdue', { state: 'overdue' }, /^已超窗1$/],
+    ['我的待随访', '/followup/list?tab=due&owner=me', { state: 'due', owner: 'me' }, /^待随访2$/],
+    [
+      'an older link with state=',
+      '/followup/list?state=overdue&owner=me',
+      { state: 'overdue', owner: 'me' },
+      /^已超窗1$/,
+    ],
+  ] as const)('should open the home page card %s on its tab with its filter', async (_, at, request, selected) => {
+    const served = serve();
+    renderList(at);
+    await waitFor(() => expect(last(served.pages)).toEqual({ current: 1, size: 20, ...request }));
+    const { state: _state, ...filter } = request;
+    expect(last(served.counts)).toEqual(filter);
+    await waitFor(() => expect(tab(selected)).toHaveAttribute('aria-selected', 'true'));
+  });
+
   it('should send the filters to the page and the counts and keep the keyword out of the address', async () => {
     const served = serve();
     const { user, router } = renderList();

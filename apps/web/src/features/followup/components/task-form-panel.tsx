@@ -1,21 +1,33 @@
-import { useState } from 'react';
-import { Alert, Button, Space, Tag, Typography } from 'antd';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import { SaveOutlined, SendOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import { useQueryClient } from '@tanstack/react-query';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import { RECORD_STATUS_LABELS } from '@registry/shared/contracts/form-record';
-import type { TaskFormVO } from '@registry/shared/contracts/followup';
+import type { TaskDetailVO, TaskFormVO } from '@registry/shared/contracts/followup';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { validateRecord } from '@registry/shared/forms/record';
+import { PERMISSIONS } from '@registry/shared/permissions';
 import { CrfForm } from '../../../components/crf/crf-form';
+import { useAutosave } from '../../../components/crf/use-autosave';
+import { useExternalValues } from '../../../components/crf/use-external-values';
+import { useSaveShortcut } from '../../../components/crf/use-save-shortcut';
 import { ApiError } from '../../../lib/request';
+import { useMenuStore } from '../../../lib/stores/menu-store';
 import { toast } from '../../../lib/toast';
+import { followupKeys } from '../api/keys';
 import { saveTaskForm } from '../api/save-task-form';
 import { ChangeReasonDialog } from './reason-dialog';
 
 type Data = Record<string, unknown>;
+type TaskRecord = TaskFormVO['record'];
+type SaveState = 'idle' | 'saving' | 'saved' | 'invalid' | 'error' | 'conflict';
+type SaveOutcome = 'saved' | 'unchanged' | 'invalid' | 'conflict' | 'error';
 
 export type TaskFormPanelProps = {
   taskId: string;
+  patientId: string;
   versionId: string;
   entry: TaskFormVO;
   form: FormDefinition;
@@ -24,57 +36,230 @@ export type TaskFormPanelProps = {
   editable: boolean;
   /** Reads the task again (after a save, or to recover from a 409). */
   reload: () => Promise<unknown>;
+  /** Whether the form holds changes not saved yet (the page's leave guard). */
+  onDirtyChange?: (formKey: string, dirty: boolean) => void;
 };
 
 const isIssueList = (value: unknown): value is RecordIssue[] =>
   Array.isArray(value) && value.every((i) => typeof (i as RecordIssue | null)?.path === 'string');
 
+function SaveStatus({
+  state,
+  dirty,
+  reasonRequired,
+  savedAt,
+}: {
+  state: SaveState;
+  dirty: boolean;
+  reasonRequired: boolean;
+  savedAt: { at: string; auto: boolean } | null;
+}) {
+  let text: string | null = null;
+  let type: 'secondary' | 'warning' | 'danger' | 'success' = 'secondary';
+  if (state === 'saving') text = '保存中…';
+  else if (state === 'conflict') {
+    text = '保存冲突，未保存';
+    type = 'danger';
+  } else if (dirty) {
+    type = 'warning';
+    if (state === 'invalid') text = '未保存：有需要修正的问题';
+    else if (state === 'error') text = '保存失败，未保存';
+    else text = reasonRequired ? '未保存（保存修改需填写原因）' : '未保存';
+  } else if (state === 'saved' && savedAt) {
+    text = `${savedAt.auto ? '已自动保存' : '已保存'} ${savedAt.at}`;
+    type = 'success';
+  }
+  if (!text) return null;
+  return (
+    <Typography.Text type={type} role="status" aria-live="polite" className="followup-form-status">
+      {text}
+    </Typography.Text>
+  );
+}
+
 /**
- * One of the visit's forms in the shared CRF renderer: 保存草稿 and 提交 through `followup/task/form/save`; a submitted
- * record needs a reason for any change; the server's 400 issues show at their fields; a 409 asks to reload (nothing is
- * overwritten). The page remounts it (key) when the server's record changes.
+ * One of the visit's forms in the shared CRF renderer, like the patient editor: drafts save themselves 2 s after typing
+ * stops (never a submitted record, which needs a reason), 保存草稿 / Ctrl+S, 提交; the server's 400 issues show at their
+ * fields; a 409 stops all saving until reloaded (nothing is overwritten). Show-if, formulas and rules that read the
+ * patient's other forms get their values (`form-record/detail`, with `patient.list`). The page keys it by form: a newer
+ * record from the server (another save) replaces the data unless the user has unsaved changes.
  */
-export function TaskFormPanel({ taskId, versionId, entry, form, definition, editable, reload }: TaskFormPanelProps) {
-  const record = entry.record;
-  const [data, setData] = useState<Data>(() => record?.data ?? {});
+export function TaskFormPanel({
+  taskId,
+  patientId,
+  versionId,
+  entry,
+  form,
+  definition,
+  editable,
+  reload,
+  onDirtyChange,
+}: TaskFormPanelProps) {
+  const client = useQueryClient();
+  const held = useMenuStore((s) => s.permissions);
+  const external = useExternalValues(patientId, definition, form, held.includes(PERMISSIONS.patientList)).values;
+  const [record, setRecord] = useState<TaskRecord>(entry.record);
+  const [data, setData] = useState<Data>(() => entry.record?.data ?? {});
+  const [baseline, setBaseline] = useState<Data>(data);
   const [issues, setIssues] = useState<RecordIssue[]>([]);
   const [showAll, setShowAll] = useState(false);
   const [conflict, setConflict] = useState<string | null>(null);
   const [busy, setBusy] = useState<null | 'draft' | 'submit'>(null);
   const [askReason, setAskReason] = useState(false);
+  const [saveState, setSaveState] = useState<SaveState>('idle');
+  const [savedAt, setSavedAt] = useState<{ at: string; auto: boolean } | null>(null);
+
+  // A newer record from the server (the task read again) replaces ours while nothing is edited here; with unsaved edits
+  // ours stays, so their save meets the 409 instead of overwriting what someone else saved.
+  const [seen, setSeen] = useState(entry.record);
+  if (seen !== entry.record) {
+    setSeen(entry.record);
+    const incoming = entry.record;
+    if (incoming && data === baseline && (record === null || incoming.rowVersion > record.rowVersion)) {
+      setRecord(incoming);
+      setBaseline(incoming.data);
+      setData(incoming.data);
+    }
+  }
+
+  // The latest state for async work (a save resolving after more typing, a save waiting for another).
+  const live = useRef({ record, data, baseline, conflict: false, failed: null as Data | null });
+  useEffect(() => {
+    live.current.record = record;
+    live.current.data = data;
+    live.current.baseline = baseline;
+  }, [record, data, baseline]);
+  const inflight = useRef<Promise<SaveOutcome> | null>(null);
+  const options = useRef({ external, reload });
+  useEffect(() => {
+    options.current = { external, reload };
+  }, [external, reload]);
 
   const status = record?.status ?? null;
   const locked = status === 'locked';
   const readOnly = !editable || locked;
   const reasonRequired = status === 'submitted' || status === 'verified';
+  const dirty = data !== baseline;
 
-  const save = async (submit: boolean, reason?: string) => {
-    setBusy(submit ? 'submit' : 'draft');
-    try {
-      await saveTaskForm({
-        taskId,
-        formKey: entry.formKey,
-        versionId,
-        data,
-        rowVersion: record?.rowVersion ?? null,
-        submit,
-        ...(reason ? { reason } : {}),
-      });
-      toast.success(reasonRequired ? '修改已保存' : submit ? '表单已提交' : '草稿已保存');
-      await reload();
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409) setConflict(error.message);
-      else if (error instanceof ApiError && error.status === 400 && isIssueList(error.body?.issues)) {
-        setIssues(error.body.issues.filter((i) => i.path !== 'reason'));
-        setShowAll(true);
+  useEffect(() => {
+    onDirtyChange?.(entry.formKey, dirty);
+  }, [dirty, entry.formKey, onDirtyChange]);
+  useEffect(() => () => onDirtyChange?.(entry.formKey, false), [entry.formKey, onDirtyChange]);
+
+  const edit = useCallback((next: Data) => {
+    live.current.data = next;
+    setData(next);
+  }, []);
+
+  const save = useCallback(
+    async ({ submit, reason, auto }: { submit: boolean; reason?: string; auto?: boolean }): Promise<SaveOutcome> => {
+      while (inflight.current) await inflight.current;
+      if (live.current.conflict) return 'conflict';
+      const { record: current, data: sent, baseline: base } = live.current;
+      if (!submit && sent === base) return 'unchanged';
+      if (auto) {
+        // The same data was refused already: wait for the next change.
+        if (live.current.failed === sent) return 'invalid';
+        const verdict = validateRecord(form, sent, {
+          mode: 'draft',
+          missingCodes: definition.missingCodes,
+          external: options.current.external,
+        });
+        if (verdict.issues.some((i) => i.level === 'hard')) {
+          live.current.failed = sent;
+          setSaveState('invalid');
+          return 'invalid';
+        }
       }
+      const run = (async (): Promise<SaveOutcome> => {
+        setSaveState('saving');
+        try {
+          const saved = await saveTaskForm({
+            taskId,
+            formKey: entry.formKey,
+            versionId,
+            data: sent,
+            rowVersion: current?.rowVersion ?? null,
+            submit,
+            ...(reason ? { reason } : {}),
+          });
+          const next = saved.record?.data ?? sent;
+          live.current.record = saved.record;
+          setRecord(saved.record);
+          if (live.current.data === sent) edit(next);
+          live.current.baseline = next;
+          setBaseline(next);
+          live.current.failed = null;
+          setIssues([]);
+          setShowAll(false);
+          setSaveState('saved');
+          setSavedAt({ at: dayjs().format('HH:mm'), auto: Boolean(auto) });
+          // The worklist, its counts and the task follow (the task's record is ours already).
+          void options.current.reload();
+          return 'saved';
+        } catch (error) {
+          live.current.failed = sent;
+          if (error instanceof ApiError && error.status === 409) {
+            live.current.conflict = true;
+            setConflict(error.message);
+            setSaveState('conflict');
+            return 'conflict';
+          }
+          const found = error instanceof ApiError ? error.body?.issues : undefined;
+          if (error instanceof ApiError && error.status === 400 && isIssueList(found)) {
+            setIssues(found.filter((i) => i.path !== 'reason'));
+            setShowAll(true);
+            setSaveState('invalid');
+            return 'invalid';
+          }
+          setSaveState('error');
+          return 'error';
+        }
+      })();
+      inflight.current = run;
+      try {
+        return await run;
+      } finally {
+        inflight.current = null;
+      }
+    },
+    [taskId, entry.formKey, versionId, form, definition, edit],
+  );
+
+  const autosave = !readOnly && !reasonRequired && conflict === null;
+  const autosaveDraft = useCallback(() => save({ submit: false, auto: true }), [save]);
+  useAutosave({ enabled: autosave, dirty, data, save: autosaveDraft });
+
+  const saveDraft = useCallback(async () => {
+    setBusy('draft');
+    try {
+      const outcome = await save({ submit: false });
+      if (outcome === 'saved') toast.success('草稿已保存');
+      else if (outcome === 'unchanged') toast.info('没有需要保存的修改');
     } finally {
       setBusy(null);
     }
-  };
+  }, [save]);
 
-  const trySubmit = () => {
-    const verdict = validateRecord(form, data, { mode: 'submit', missingCodes: definition.missingCodes });
+  const submitWith = useCallback(
+    async (reason?: string) => {
+      setBusy('submit');
+      try {
+        const outcome = await save({ submit: true, reason });
+        if (outcome === 'saved') toast.success(reason ? '修改已保存' : '表单已提交');
+      } finally {
+        setBusy(null);
+      }
+    },
+    [save],
+  );
+
+  const trySubmit = useCallback(() => {
+    const verdict = validateRecord(form, live.current.data, {
+      mode: 'submit',
+      missingCodes: definition.missingCodes,
+      external,
+    });
     const hard = verdict.issues.filter((i) => i.level === 'hard');
     if (hard.length > 0) {
       setShowAll(true);
@@ -82,7 +267,36 @@ export function TaskFormPanel({ taskId, versionId, entry, form, definition, edit
       return;
     }
     if (reasonRequired) setAskReason(true);
-    else void save(true);
+    else void submitWith();
+  }, [form, definition, external, reasonRequired, submitWith]);
+
+  // Ctrl+S: the draft, or (submitted) the change with its reason; a form without changes leaves it to the others.
+  const onSaveKey = useCallback(() => {
+    if (busy || conflict !== null || !dirty) return;
+    if (reasonRequired) trySubmit();
+    else void saveDraft();
+  }, [busy, conflict, dirty, reasonRequired, trySubmit, saveDraft]);
+  useSaveShortcut(readOnly ? null : onSaveKey);
+
+  /** After a 409: the server's record as it is now; edits not saved are dropped (the alert said so). */
+  const reloadRecord = async () => {
+    await reload();
+    const detail = client.getQueryData<TaskDetailVO>(followupKeys.detail(taskId));
+    const fresh = detail?.forms.find((f) => f.formKey === entry.formKey)?.record ?? null;
+    live.current = {
+      record: fresh,
+      data: fresh?.data ?? {},
+      baseline: fresh?.data ?? {},
+      conflict: false,
+      failed: null,
+    };
+    setRecord(fresh);
+    setData(live.current.data);
+    setBaseline(live.current.data);
+    setIssues([]);
+    setShowAll(false);
+    setConflict(null);
+    setSaveState('idle');
   };
 
   return (
@@ -93,18 +307,23 @@ export function TaskFormPanel({ taskId, versionId, entry, form, definition, edit
           <Tag color={status === 'submitted' || status === 'verified' ? 'success' : undefined}>
             {status ? RECORD_STATUS_LABELS[status] : '未填写'}
           </Tag>
+          {!readOnly && (
+            <SaveStatus state={saveState} dirty={dirty} reasonRequired={reasonRequired} savedAt={savedAt} />
+          )}
         </Space>
         {!readOnly && (
           <Space size={8}>
             {!reasonRequired && (
-              <Button
-                icon={<SaveOutlined />}
-                loading={busy === 'draft'}
-                disabled={conflict !== null}
-                onClick={() => void save(false)}
-              >
-                保存草稿
-              </Button>
+              <Tooltip title="Ctrl+S">
+                <Button
+                  icon={<SaveOutlined />}
+                  loading={busy === 'draft'}
+                  disabled={conflict !== null}
+                  onClick={() => void saveDraft()}
+                >
+                  保存草稿
+                </Button>
+              </Tooltip>
             )}
             <Button
               type="primary"
@@ -126,7 +345,7 @@ export function TaskFormPanel({ taskId, versionId, entry, form, definition, edit
           style={{ marginBottom: 12 }}
           title={`保存失败：${conflict}。请重新加载后再修改，您未保存的修改将丢失。`}
           action={
-            <Button size="small" type="primary" onClick={() => void reload().then(() => setConflict(null))}>
+            <Button size="small" type="primary" onClick={() => void reloadRecord()}>
               重新加载
             </Button>
           }
@@ -136,7 +355,8 @@ export function TaskFormPanel({ taskId, versionId, entry, form, definition, edit
         form={form}
         definition={definition}
         value={data}
-        onChange={setData}
+        onChange={edit}
+        external={external}
         issues={issues}
         mode="submit"
         showAllIssues={showAll}
@@ -146,7 +366,7 @@ export function TaskFormPanel({ taskId, versionId, entry, form, definition, edit
         <ChangeReasonDialog
           onDone={(reason) => {
             setAskReason(false);
-            if (reason) void save(true, reason);
+            if (reason) void submitWith(reason);
           }}
         />
       )}

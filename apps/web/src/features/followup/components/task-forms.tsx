@@ -17,10 +17,12 @@ export function TaskForms({
   detail,
   editable,
   reload,
+  onDirtyChange,
 }: {
   detail: TaskDetailVO;
   editable: boolean;
   reload: () => Promise<unknown>;
+  onDirtyChange?: (formKey: string, dirty: boolean) => void;
 }) {
   const version = usePublishedVersion(detail.versionId);
   if (detail.forms.length === 0)
@@ -39,14 +41,17 @@ export function TaskForms({
           );
         return (
           <TaskFormPanel
-            key={`${entry.formKey}:${entry.record?.id ?? 'new'}:${entry.record?.rowVersion ?? 0}`}
+            // One panel per form for the page's life: it follows the server's record itself (autosave keeps typing).
+            key={entry.formKey}
             taskId={detail.task.id}
+            patientId={detail.patient.id}
             versionId={detail.versionId as string}
             entry={entry}
             form={form}
             definition={definition}
             editable={editable}
             reload={reload}
+            onDirtyChange={onDirtyChange}
           />
         );
       })}

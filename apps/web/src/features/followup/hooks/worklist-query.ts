@@ -37,7 +37,8 @@ const dateParam = (value: string | null) => (value && ISO_DATE.test(value) ? val
 
 /** The address's query as the worklist's state; anything malformed is dropped (an old or edited link still opens). */
 export function parseWorklistUrl(params: URLSearchParams): WorklistUrl {
-  const tab = params.get('tab');
+  // `state=` is what older links (the home page's first cards) used for the tab.
+  const tab = params.get('tab') ?? params.get('state');
   const size = positiveInt(params.get('size'));
   const url: WorklistUrl = {
     tab: (WORKLIST_TABS as readonly string[]).includes(tab ?? '') ? (tab as WorklistTab) : 'due',

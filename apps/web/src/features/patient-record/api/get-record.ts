@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { FormRecordVO, RecordDetailQuery } from '@registry/shared/contracts/form-record';
-import { request } from '../../../lib/request';
+import { getFormRecord } from '../../../components/crf/record-detail';
 import { recordKeys } from './keys';
 
 /** `GET form-record/detail?patientId=&formKey=&instance=`: one record, or a blank one (id null, rowVersion 0). */
 export function getRecord(query: RecordDetailQuery): Promise<FormRecordVO> {
-  return request<FormRecordVO>({ method: 'get', url: '/form-record/detail', params: query });
+  return getFormRecord(query);
 }
 
 /** Never cached between visits: the editor starts from what the server holds now. */

@@ -1,4 +1,5 @@
 import type { RecordDetailQuery } from '@registry/shared/contracts/form-record';
+import { formRecordDetailKey } from '../../../components/crf/record-detail';
 
 /** Query keys of the patient's records. The detail of a record is never invalidated: the editor owns its copy. */
 export const recordKeys = {
@@ -7,8 +8,7 @@ export const recordKeys = {
   lists: ['form-record', 'patient'] as const,
   histories: ['form-record', 'history'] as const,
   patient: (patientId: string) => ['form-record', 'patient', patientId] as const,
-  detail: (query: RecordDetailQuery) =>
-    ['form-record', 'detail', query.patientId, query.formKey, query.instance ?? 1] as const,
+  detail: (query: RecordDetailQuery) => formRecordDetailKey(query),
   history: (recordId: string, path?: string, sinceRowVersion?: number) =>
     ['form-record', 'history', recordId, path ?? null, sinceRowVersion ?? null] as const,
 };

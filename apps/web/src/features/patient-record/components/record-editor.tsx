@@ -25,11 +25,12 @@ import type { Definition, FormDefinition } from '@registry/shared/forms/definiti
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { CrfForm } from '../../../components/crf/crf-form';
 import { pathLabel } from '../../../components/crf/crf-paths';
+import { useExternalValues } from '../../../components/crf/use-external-values';
+import { useSaveShortcut } from '../../../components/crf/use-save-shortcut';
 import { formatTime } from '../../../lib/format-time';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { toast } from '../../../lib/toast';
 import { fieldAt } from '../hooks/record-definition';
-import { useExternalValues } from '../hooks/use-external-values';
 import { hardIssues, useRecordSession, type RecordSession } from '../hooks/use-record-session';
 import { ConflictDialog } from './conflict-dialog';
 import { FieldMarker, isMarked, sourceHref } from './field-marker';
@@ -54,10 +55,6 @@ export type RecordEditorProps = {
 };
 
 export const MASKED_HINT = '隐私信息已隐藏（您没有查看患者身份信息的权限），不能修改';
-
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && target.closest('.ant-modal') !== null;
-}
 
 function timeOf(iso: string): string {
   const d = dayjs(iso);
@@ -275,21 +272,15 @@ export function RecordEditor({
   );
 
   // Ctrl+S: the draft, or (submitted) the change with its reason.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 's') return;
-      // Never the browser's "save page" here.
-      event.preventDefault();
-      if (isTyping(event.target) || busy) return;
-      if (!editable) {
-        toast.info('该表单只读，无需保存');
-        return;
-      }
-      void (reasonRequired ? submit() : saveDraft());
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+  const onSaveKey = useCallback(() => {
+    if (busy) return;
+    if (!editable) {
+      toast.info('该表单只读，无需保存');
+      return;
+    }
+    void (reasonRequired ? submit() : saveDraft());
   }, [editable, reasonRequired, submit, saveDraft, busy]);
+  useSaveShortcut(onSaveKey);
 
   useImperativeHandle(
     ref,

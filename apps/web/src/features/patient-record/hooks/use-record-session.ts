@@ -4,6 +4,7 @@ import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { FormRecordVO, RecordStatusAction } from '@registry/shared/contracts/form-record';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { validateRecord } from '@registry/shared/forms/record';
+import { useAutosave } from '../../../components/crf/use-autosave';
 import { ApiError } from '../../../lib/request';
 import { changeRecordStatus } from '../api/change-record-status';
 import { getRecord } from '../api/get-record';
@@ -12,7 +13,7 @@ import { applyKeys, changedKeys, sameData } from './record-diff';
 
 type Data = Record<string, unknown>;
 
-export const AUTOSAVE_DELAY_MS = 2000;
+export { AUTOSAVE_DELAY_MS } from '../../../components/crf/use-autosave';
 
 export type SaveState = 'idle' | 'saving' | 'saved' | 'invalid' | 'error' | 'conflict';
 export type SaveOutcome = 'saved' | 'unchanged' | 'invalid' | 'conflict' | 'error';
@@ -220,11 +221,8 @@ export function useRecordSession({
 
   // Drafts save themselves once typing pauses; a submitted record waits for an explicit save with its reason.
   const autosave = editable && !reasonRequired && conflict === null;
-  useEffect(() => {
-    if (!autosave || !dirty) return;
-    const timer = setTimeout(() => void save({ action: 'draft' }), AUTOSAVE_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [autosave, dirty, data, save]);
+  const saveDraft = useCallback(() => save({ action: 'draft' }), [save]);
+  useAutosave({ enabled: autosave, dirty, data, save: saveDraft });
 
   /** Loads the server's record again (after a 409); edits that did not reach it are kept as a carry-over. */
   const reload = useCallback(async (): Promise<void> => {

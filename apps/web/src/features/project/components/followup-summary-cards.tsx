@@ -2,19 +2,26 @@ import { Card, Col, Row, Statistic, Typography } from 'antd';
 import { Link } from 'react-router';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import type { FollowupSummary } from '@registry/shared/contracts/followup';
+import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { hasAnyPermission } from '../../../lib/permission';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useFollowupSummary } from '../api/get-followup-summary';
 
 type Figure = { key: keyof FollowupSummary; title: string; to: string; danger?: boolean };
 
-/** The home page's follow-up figures, each opening the worklist on its tab. */
-export const FOLLOWUP_FIGURES: readonly Figure[] = [
-  { key: 'dueToday', title: '今日待随访', to: '/followup/list?state=due' },
-  { key: 'dueThisWeek', title: '本周到期', to: '/followup/list?state=due' },
-  { key: 'overdue', title: '已超窗', to: '/followup/list?state=overdue', danger: true },
-  { key: 'mineDue', title: '我的待随访', to: '/followup/list?state=due&owner=me' },
-];
+/**
+ * The home page's follow-up figures, each opening the worklist on the tab and filters that list exactly what it counts
+ * (the worklist reads `tab`, `owner`, `from` and `to`; see features/followup/hooks/worklist-query.ts).
+ * `today` is the Asia/Shanghai calendar date (the schedule's dates).
+ */
+export function followupFigures(today: string): readonly Figure[] {
+  return [
+    { key: 'due', title: '待随访', to: '/followup/list?tab=due' },
+    { key: 'dueToday', title: '今日到期', to: `/followup/list?tab=due&from=${today}&to=${today}` },
+    { key: 'overdue', title: '已超窗', to: '/followup/list?tab=overdue', danger: true },
+    { key: 'mineDue', title: '我的待随访', to: '/followup/list?tab=due&owner=me' },
+  ];
+}
 
 /** Follow-up at a glance (issue 6): shown only to users holding `followup.list` in the current project. */
 export function FollowupSummaryCards() {
@@ -34,7 +41,7 @@ export function FollowupSummaryCards() {
       }
     >
       <Row gutter={[12, 12]}>
-        {FOLLOWUP_FIGURES.map((figure) => (
+        {followupFigures(shanghaiDate(new Date())).map((figure) => (
           <Col key={figure.key} xs={12} md={6}>
             <Link to={figure.to} aria-label={figure.title}>
               <Card size="small" hoverable>

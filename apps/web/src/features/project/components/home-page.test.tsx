@@ -5,6 +5,7 @@ import { apiUrl, http, ok } from '../../../test/api';
 import { renderRoute } from '../../../test/router';
 import { setToken } from '../../../lib/token';
 import { useMenuStore } from '../../../lib/stores/menu-store';
+import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { HomePage } from './home-page';
 
 const SUMMARY = {
@@ -32,22 +33,25 @@ function serveHome() {
 }
 
 describe('HomePage follow-up figures', () => {
-  it('should show due today, due this week, overdue and mine as cards opening the worklist', async () => {
+  it('should show due, due today, overdue and mine as cards opening the worklist on the matching tab and filter', async () => {
     setToken('tok');
     serveHome();
     useMenuStore.getState().setProjectMenu([], ['home.view', 'followup.list']);
     renderRoute(<HomePage />, { path: '/home', at: '/home' });
-    const today = await screen.findByRole('link', { name: '今日待随访' });
-    expect(await within(today).findByText('3')).toBeInTheDocument();
-    expect(today).toHaveAttribute('href', '/followup/list?state=due');
-    expect(within(screen.getByRole('link', { name: '本周到期' })).getByText('12')).toBeInTheDocument();
+    const today = shanghaiDate(new Date());
+    const due = await screen.findByRole('link', { name: '待随访' });
+    expect(await within(due).findByText('7')).toBeInTheDocument();
+    expect(due).toHaveAttribute('href', '/followup/list?tab=due');
+    const dueToday = screen.getByRole('link', { name: '今日到期' });
+    expect(within(dueToday).getByText('3')).toBeInTheDocument();
+    expect(dueToday).toHaveAttribute('href', `/followup/list?tab=due&from=${today}&to=${today}`);
     const overdue = screen.getByRole('link', { name: '已超窗' });
     expect(within(overdue).getByText('4')).toBeInTheDocument();
-    expect(overdue).toHaveAttribute('href', '/followup/list?state=overdue');
-    expect(screen.getByRole('link', { name: '我的待随访' })).toHaveAttribute(
-      'href',
-      '/followup/list?state=due&owner=me',
-    );
+    expect(overdue).toHaveAttribute('href', '/followup/list?tab=overdue');
+    const mine = screen.getByRole('link', { name: '我的待随访' });
+    expect(within(mine).getByText('2')).toBeInTheDocument();
+    expect(mine).toHaveAttribute('href', '/followup/list?tab=due&owner=me');
+    expect(screen.queryByRole('link', { name: '今日待随访' })).not.toBeInTheDocument();
     expect(screen.getByText('近一年随访完成率 85.3%')).toBeInTheDocument();
   });
 

@@ -3,7 +3,7 @@ import { useQueries } from '@tanstack/react-query';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { parseLogic } from '@registry/shared/forms/logic';
 import { findFormOfField } from '@registry/shared/forms/walk';
-import { recordQuery } from '../api/get-record';
+import { formRecordDetailKey, getFormRecord } from './record-detail';
 
 const NO_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -37,15 +37,31 @@ export function referencedForms(definition: Definition, form: FormDefinition): s
   return [...forms].sort();
 }
 
-/** The values of the patient's other forms this form's logic reads (the engine's `external`), stable between loads. */
+/**
+ * The values of the patient's other forms this form's logic reads (the engine's `external`: show-if, formulas and rules
+ * of `[sex]` on a form without `sex`), read with `form-record/detail`, stable between loads. `enabled` false (the user
+ * may not read the patient's records) leaves them blank.
+ */
 export function useExternalValues(
   patientId: string,
   definition: Definition,
   form: FormDefinition | undefined,
+  enabled = true,
 ): { values: Readonly<Record<string, unknown>>; loading: boolean } {
-  const formKeys = useMemo(() => (form ? referencedForms(definition, form) : []), [definition, form]);
+  const formKeys = useMemo(
+    () => (form && enabled && patientId ? referencedForms(definition, form) : []),
+    [definition, form, enabled, patientId],
+  );
   return useQueries({
-    queries: formKeys.map((formKey) => ({ ...recordQuery({ patientId, formKey, instance: 1 }), gcTime: 60_000 })),
+    queries: formKeys.map((formKey) => {
+      const query = { patientId, formKey, instance: 1 };
+      return {
+        queryKey: formRecordDetailKey(query),
+        queryFn: () => getFormRecord(query),
+        staleTime: 0,
+        gcTime: 60_000,
+      };
+    }),
     combine: combineValues,
   });
 }
