@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../../config/routes';
 import { screen, within } from '@testing-library/react';
 import { server } from '../../../test/server';
 import { apiUrl, http, ok } from '../../../test/api';
@@ -62,6 +63,11 @@ describe('HomePage follow-up figures', () => {
     renderRoute(<HomePage />, { path: '/home', at: '/home' });
     expect(await screen.findByText('心衰登记')).toBeInTheDocument();
     expect(screen.queryByText('随访概况')).not.toBeInTheDocument();
+    // The module list counts the pages that are open, from the route table.
+    const pages = ROUTES.filter((route) => route.layout === 'main' && route.path !== '/home');
+    const ready = pages.filter((route) => route.ready).length;
+    expect(ready).toBeGreaterThan(0);
+    expect(screen.getByText(`已开放 ${ready} / ${pages.length} 个页面`)).toBeInTheDocument();
     expect(calls).toEqual([]);
   });
 });

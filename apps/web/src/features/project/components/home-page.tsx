@@ -36,7 +36,11 @@ export function HomePage() {
       <Col span={24}>
         <Card
           title="功能模块"
-          extra={<Typography.Text type="secondary">当前版本已提供登录、项目选择与首页</Typography.Text>}
+          extra={
+            <Typography.Text type="secondary">
+              已开放 {MAIN_PAGES.filter((route) => route.ready).length} / {MAIN_PAGES.length} 个页面
+            </Typography.Text>
+          }
         >
           <Row gutter={[12, 12]}>
             {MAIN_PAGES.map((route) => (
