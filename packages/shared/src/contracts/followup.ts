@@ -184,6 +184,9 @@ export const planCreateRequest = planInput;
  * recompute their dates, cancel those of removed visits and create tasks of new visits; false = existing tasks keep
  * their dates (the new schedule applies to tasks generated from now on). Completed, lost and cancelled tasks are never
  * touched. 400 '请选择是否重新安排未完成的随访任务' when the plan is in use, the schedule changed and `reschedule` is missing.
+ * Editing an active plan's `assignMode` or `rule` does NOT re-apply the rule to existing patients (no assignment is
+ * added or stopped here): call `plan/apply` (the web's 按规则重新分配) for that. Single patients are re-evaluated
+ * against the new rule when the patient or a record the plan reads is saved.
  */
 export const planUpdateRequest = planInput.extend({
   id: id('随访计划不存在'),
@@ -247,12 +250,21 @@ export type PlanVO = z.infer<typeof planVO>;
 /** `GET followup/plan/list` (`followup.list`): the current project's plans, newest first. */
 export const planListResponse = z.array(planVO);
 
-/** `POST followup/plan/activate` and `POST followup/plan/apply` (`followup.config`): what the rule run did. */
+/**
+ * `POST followup/plan/activate` and `POST followup/plan/apply` (`followup.config`): what the rule run did. For an
+ * `auto` plan the rule is applied both ways: matching patients without an assignment are assigned, rule assignments
+ * stopped as '不再符合分配规则' whose patient matches again resume (their cancelled tasks re-open with fresh dates), and
+ * active rule assignments whose patient no longer matches stop with that reason (open tasks cancelled; done and lost
+ * tasks kept). Manual assignments are never touched by the rule.
+ */
 export const planApplyResponse = z.object({
+  /** New rule assignments plus resumed ones. */
   assigned: z.number().int(),
   tasksCreated: z.number().int(),
   /** Assigned patients whose anchor date is still blank: their tasks appear when it is entered. */
   waitingForAnchor: z.number().int(),
+  /** Rule assignments stopped because the patient no longer matches the rule (always 0 for `assignment/add`). */
+  stopped: z.number().int(),
 });
 export type PlanApplyResponse = z.infer<typeof planApplyResponse>;
 

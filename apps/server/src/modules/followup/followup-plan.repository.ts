@@ -365,9 +365,14 @@ export async function assignmentsOfPatient(ex: Executor, patientId: string, plan
     .where(and(eq(followupAssignments.patientId, patientId), inArray(followupAssignments.planId, planIds)));
 }
 
+/** Patient `p` belongs to the plan's project (a sub-project's plan: that cohort). */
+function inPlanProject(plan: Pick<SyncPlan, 'projectId'>): SQL {
+  return sql`(p.project_id = ${plan.projectId} or p.sub_project_id = ${plan.projectId})`;
+}
+
 /** Live patients the plan may follow: its project's (a sub-project's plan: that cohort's), not deceased, not lost. */
 function eligible(plan: Pick<SyncPlan, 'projectId'>): SQL {
-  return sql`(p.project_id = ${plan.projectId} or p.sub_project_id = ${plan.projectId})
+  return sql`${inPlanProject(plan)}
     and p.deleted_at is null and p.status <> 'deceased' and p.followup_lost_at is null`;
 }
 
@@ -428,6 +433,38 @@ export async function assignByRule(
       and not exists (select 1 from followup_assignments a where a.plan_id = ${plan.id} and a.patient_id = p.id)
     on conflict (plan_id, patient_id) do nothing
     returning patient_id::text as patient_id`);
+  return rows.map((r) => r.patient_id);
+}
+
+/**
+ * The set-based half of `syncPatientFollowup`'s rule step, for a whole plan: every active RULE assignment whose patient
+ * (not deleted, not deceased: those are closed by the patient sync instead) left the plan's project or no longer
+ * matches its rule stops with `reason` (a null sub-project is "not in it": hence the coalesce). Manual assignments and
+ * stopped ones are never touched. One statement; the stopped assignments' ids.
+ */
+export async function stopRuleMismatches(ex: Executor, plan: SyncPlan, reason: string, at: Date): Promise<string[]> {
+  const { rows } = await ex.execute<{ id: string }>(sql`
+    update followup_assignments a set status = 'stopped', stopped_reason = ${reason}, updated_at = ${at}
+    from patients p
+    where a.plan_id = ${plan.id} and a.source = 'rule' and a.status = 'active' and p.id = a.patient_id
+      and p.deleted_at is null and p.status <> 'deceased'
+      and not coalesce(${inPlanProject(plan)} and ${ruleCondition(plan.rule)}, false)
+    returning a.id::text as id`);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The other half: every RULE assignment stopped with `reason` (the rule mismatch) whose patient is eligible and
+ * matches the rule again becomes active (its cancelled tasks re-open in `reconcilePlan`). One statement; the
+ * resumed assignments' patient ids.
+ */
+export async function resumeRuleMatches(ex: Executor, plan: SyncPlan, reason: string, at: Date): Promise<string[]> {
+  const { rows } = await ex.execute<{ patient_id: string }>(sql`
+    update followup_assignments a set status = 'active', stopped_reason = null, updated_at = ${at}
+    from patients p
+    where a.plan_id = ${plan.id} and a.source = 'rule' and a.status = 'stopped' and a.stopped_reason = ${reason}
+      and p.id = a.patient_id and ${eligible(plan)} and ${ruleCondition(plan.rule)}
+    returning a.patient_id::text as patient_id`);
   return rows.map((r) => r.patient_id);
 }
 
@@ -646,6 +683,26 @@ export async function cancelOpenTasksOfPatient(
       ${key.assignmentIds ? sql`and assignment_id = any(${uuidArray(key.assignmentIds)})` : sql``}
     returning id::text as id`);
   return rows.map((r) => r.id);
+}
+
+/** Cancels the open tasks of these assignments of the plan (stopped assignments); answers how many. */
+export async function cancelOpenTasksOfAssignments(
+  ex: Executor,
+  planId: string,
+  assignmentIds: string[],
+  reason: string,
+  by: { userId: string | null; at: Date },
+): Promise<number> {
+  let n = 0;
+  for (const part of chunks(assignmentIds)) {
+    const { rows } = await ex.execute<{ id: string }>(sql`
+      update followup_tasks set status = 'cancelled', closed_at = ${by.at}, closed_by = ${by.userId},
+        closed_reason = ${reason}, row_version = row_version + 1, updated_at = ${by.at}
+      where plan_id = ${planId} and status = 'open' and assignment_id = any(${uuidArray(part)})
+      returning id`);
+    n += rows.length;
+  }
+  return n;
 }
 
 /** Stops every active assignment of a patient (a deleted patient); answers their ids. */

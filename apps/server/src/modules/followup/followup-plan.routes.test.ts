@@ -231,7 +231,7 @@ describe('activation and anchors', () => {
   it('should assign every living patient and create their tasks at the right dates', async () => {
     plan = await createPlan(relative('出院随访'));
     const result = await activate(plan.id);
-    expect(result).toEqual({ assigned: 7, tasksCreated: 14, waitingForAnchor: 0 });
+    expect(result).toEqual({ assigned: 7, tasksCreated: 14, waitingForAnchor: 0, stopped: 0 });
     const tasks = await tasksOf(plan.id, P[1]);
     expect(ENROL[1]).toBe('2026-01-08');
     expect(tasks.map((x) => [x.dueDate, x.windowStart, x.windowEnd, x.status])).toEqual([
@@ -248,6 +248,7 @@ describe('activation and anchors', () => {
       assigned: 0,
       tasksCreated: 0,
       waitingForAnchor: 0,
+      stopped: 0,
     });
   });
 

@@ -26,7 +26,6 @@ import { latestVersionIds } from '../patient/patient.repository';
 import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
 import { presentAssignment, presentPlan } from './followup-plan.presenter';
 import {
-  assignByRule,
   assignmentsOf,
   cancelOpenTasksOfPlan,
   findPlanRow,
@@ -52,7 +51,7 @@ import {
   type SyncPlan,
   type VisitRow,
 } from './followup-plan.repository';
-import { reconcilePlan } from './followup-sync';
+import { applyPlanRule, reconcilePlan } from './followup-sync';
 
 export const PLAN_MESSAGES = {
   notFound: '随访计划不存在',
@@ -334,12 +333,23 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
   });
 
   /** The rule over every patient of the plan's project (auto plans), then the tasks of all its assignments. */
-  async function run(tx: Executor, scope: ProjectScope, row: PlanRow, at: Date): Promise<PlanApplyResponse> {
-    const plan = syncPlanOf(row);
-    const assigned =
-      plan.assignMode === 'auto' ? (await assignByRule(tx, plan, { userId: scope.userId, at })).length : 0;
-    const r = await reconcilePlan(tx, plan, { mode: 'anchor', userId: scope.userId, at });
-    return { assigned, tasksCreated: r.tasksCreated, waitingForAnchor: r.waitingForAnchor };
+  async function run(
+    tx: Executor,
+    scope: ProjectScope,
+    row: PlanRow,
+    at: Date,
+  ): Promise<{ result: PlanApplyResponse; audited: Record<string, number> }> {
+    const r = await applyPlanRule(tx, syncPlanOf(row), { userId: scope.userId, at });
+    const result = {
+      assigned: r.assigned,
+      tasksCreated: r.tasksCreated,
+      waitingForAnchor: r.waitingForAnchor,
+      stopped: r.stopped,
+    };
+    return {
+      result,
+      audited: { ...result, tasksCancelled: r.tasksCancelledByRule, tasksReopened: r.tasksReopened },
+    };
   }
 
   async function nameFree(scope: ProjectScope, name: string, exceptId?: string) {
@@ -512,7 +522,7 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
         if (row.status === 'active') throw new AppError(409, M.alreadyActive);
         if ((await visitsOf(tx, [row.id])).length === 0) throw new AppError(400, M.visitsRequired);
         await updatePlanRow(tx, row.id, null, { status: 'active', updatedBy: scope.userId, updatedAt: now });
-        const result = await run(tx, scope, { ...row, status: 'active' }, now);
+        const { result, audited } = await run(tx, scope, { ...row, status: 'active' }, now);
         await audit(
           tx,
           ctx,
@@ -521,7 +531,7 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
             entityType: 'followup_plan',
             entityId: row.id,
             oldValue: { status: row.status },
-            newValue: { status: 'active', ...result },
+            newValue: { status: 'active', ...audited },
           },
           now,
         );
@@ -537,11 +547,11 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
         await lockPlan(tx, found.id);
         const row = await visiblePlan(tx, scope, id);
         if (row.status !== 'active') throw new AppError(409, M.notActive);
-        const result = await run(tx, scope, row, now);
+        const { result, audited } = await run(tx, scope, row, now);
         await audit(
           tx,
           ctx,
-          { action: 'followup_plan.apply', entityType: 'followup_plan', entityId: row.id, newValue: result },
+          { action: 'followup_plan.apply', entityType: 'followup_plan', entityId: row.id, newValue: audited },
           now,
         );
         return result;
@@ -672,6 +682,7 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
           assigned: touched.length,
           tasksCreated: r.tasksCreated,
           waitingForAnchor: r.waitingForAnchor,
+          stopped: 0,
           skipped: ids.length - touched.length,
         };
         await audit(

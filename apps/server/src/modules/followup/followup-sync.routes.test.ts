@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlanInput, PlanVO } from '@registry/shared/contracts/followup';
+import type { PlanApplyResponse, PlanInput, PlanVO } from '@registry/shared/contracts/followup';
 import {
   auditEvents,
   followupAssignments,
@@ -18,7 +18,7 @@ import { buildPlan } from './followup.test-factory';
 /**
  * The follow-up consequences of patient changes (followup-sync.ts `syncPatientFollowup` and its callers): a patient
  * made deceased by the patient edit call, a deleted patient, and rule assignments the patient stops (and starts again)
- * matching.
+ * matching; and the same rule step for a whole plan (`applyPlanRule`: plan/apply after the rule was edited).
  */
 
 type Body<T = unknown> = { status: number; message: string; data: T };
@@ -273,5 +273,91 @@ describe('rule assignments the patient no longer matches', () => {
     const tasks = await tasksOf(plan.id, P[5]);
     expect(tasks).toHaveLength(2);
     expect(tasks.every((x) => x.status === 'cancelled' && x.closedReason === '转院')).toBe(true);
+  });
+});
+
+describe('plan/apply after the rule was narrowed and widened again', () => {
+  // Live patients here (the tests above ran first): 3 and 7 in HFpEF; 5, 6 and 8 not (1 and 4 deceased, 2 deleted).
+  let plan: PlanVO;
+  const setRule = async (subProjectIds: string[]) => {
+    const current = await okData<PlanVO>(await call('GET', `/followup/plan/detail?id=${plan.id}`));
+    plan = await okData<PlanVO>(
+      await call('PUT', '/followup/plan', {
+        id: plan.id,
+        rowVersion: current.rowVersion,
+        name: current.name,
+        kind: 'relative',
+        anchor: { type: 'enrol' },
+        visits: current.visits,
+        assignMode: 'auto',
+        rule: { subProjectIds },
+      }),
+    );
+  };
+  const apply = async () => okData<PlanApplyResponse>(await call('POST', '/followup/plan/apply', { id: plan.id }));
+
+  it('should stop the rule assignments that no longer match, never a manual one, and resume them', async () => {
+    plan = await activePlan('重新分配随访', { rule: { subProjectIds: [hfpefId] } });
+    expect((await assignmentOf(plan.id, P[3]))?.source).toBe('rule');
+    expect(await assignmentOf(plan.id, P[5])).toBeUndefined();
+    await okData(await call('POST', '/followup/assignment/add', { planId: plan.id, patientIds: [P[6]] }));
+
+    // widened to every patient: 5 and 8 join by rule
+    await setRule([]);
+    // editing the rule alone re-applies nothing
+    expect(await assignmentOf(plan.id, P[5])).toBeUndefined();
+    t.clock.advanceMinutes(1);
+    expect(await apply()).toEqual({ assigned: 2, tasksCreated: 4, waitingForAnchor: 0, stopped: 0 });
+    expect(await assignmentOf(plan.id, P[5])).toMatchObject({ source: 'rule', status: 'active' });
+    const before = await tasksOf(plan.id, P[5]);
+    const done = await doneFirst(plan.id, P[5]);
+
+    // narrowed to HFpEF again: the rule assignments of 5 and 8 stop; 6 (by hand) and the cohort stay
+    t.clock.advanceMinutes(1);
+    await setRule([hfpefId]);
+    expect(await apply()).toEqual({ assigned: 0, tasksCreated: 0, waitingForAnchor: 0, stopped: 2 });
+    for (const id of [P[5], P[8]])
+      expect(await assignmentOf(plan.id, id)).toMatchObject({ status: 'stopped', stoppedReason: '不再符合分配规则' });
+    const stopped = await tasksOf(plan.id, P[5]);
+    expect(stopped.map((x) => [x.id === done, x.status, x.closedReason, x.closedAt])).toEqual([
+      [true, 'done', null, expect.any(Date)],
+      [false, 'cancelled', '不再符合分配规则', t.clock.now()],
+    ]);
+    expect((await tasksOf(plan.id, P[8])).every((x) => x.status === 'cancelled')).toBe(true);
+    expect(await assignmentOf(plan.id, P[6])).toMatchObject({ source: 'manual', status: 'active' });
+    expect((await tasksOf(plan.id, P[6])).every((x) => x.status === 'open')).toBe(true);
+    for (const id of [P[3], P[7]]) expect((await assignmentOf(plan.id, id))?.status).toBe('active');
+    const [event] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entityId, plan.id), eq(auditEvents.action, 'followup_plan.apply')))
+      .orderBy(desc(auditEvents.id))
+      .limit(1);
+    expect(event?.newValue).toMatchObject({ stopped: 2, tasksCancelled: 3 });
+    // applying again changes nothing
+    expect(await apply()).toEqual({ assigned: 0, tasksCreated: 0, waitingForAnchor: 0, stopped: 0 });
+
+    // 5's enrolment date moved while stopped: the re-opened task gets the new dates
+    await t.db
+      .update(patients)
+      .set({ enrolDate: '2026-03-01' })
+      .where(eq(patients.id, P[5] ?? ''));
+    t.clock.advanceMinutes(1);
+    await setRule([]);
+    expect(await apply()).toEqual({ assigned: 2, tasksCreated: 0, waitingForAnchor: 0, stopped: 0 });
+    expect(await assignmentOf(plan.id, P[5])).toMatchObject({ status: 'active', stoppedReason: null });
+    const resumed = await tasksOf(plan.id, P[5]);
+    expect(resumed.map((x) => x.id)).toEqual(before.map((x) => x.id)); // the same rows, no duplicate
+    expect(resumed.map((x) => [x.status, x.closedReason, x.dueDate])).toEqual([
+      ['done', null, before[0]?.dueDate],
+      ['open', null, '2026-06-01'],
+    ]);
+    expect((await tasksOf(plan.id, P[8])).every((x) => x.status === 'open')).toBe(true);
+  });
+
+  it('should never resume an assignment stopped by hand', async () => {
+    await call('POST', '/followup/assignment/remove', { planId: plan.id, patientIds: [P[8]], reason: '转院' });
+    expect(await apply()).toMatchObject({ assigned: 0, stopped: 0 });
+    expect(await assignmentOf(plan.id, P[8])).toMatchObject({ status: 'stopped', stoppedReason: '转院' });
   });
 });

@@ -2,12 +2,28 @@ import fc from 'fast-check';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlanApplyResponse, PlanRule, PlanVO } from '@registry/shared/contracts/followup';
-import { centers, followupTasks, formRecords, formVersions, patients, projects } from '../../db/schema';
+import {
+  centers,
+  followupAssignments,
+  followupPlans,
+  followupTasks,
+  formRecords,
+  formVersions,
+  patients,
+  projects,
+} from '../../db/schema';
 import { resolvePhiKeys } from '../../lib/phi-crypto';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { seedDemoPatients } from '../patient/patient.seed';
 import { anchorDate, fieldMatches, ruleMatches } from './followup-rule';
-import { assignByRule, insertPlanRow, type SyncPlan } from './followup-plan.repository';
+import {
+  assignByRule,
+  insertAssignments,
+  insertPlanRow,
+  resumeRuleMatches,
+  stopRuleMismatches,
+  type SyncPlan,
+} from './followup-plan.repository';
 
 type Body<T> = { status: number; data: T };
 
@@ -80,7 +96,7 @@ describe('the rule in SQL and in memory', () => {
     ),
   });
 
-  it('should select exactly the patients ruleMatches selects', async () => {
+  it('should select, keep and resume exactly the patients ruleMatches selects', async () => {
     const [version] = await t.db.select().from(formVersions).where(eq(formVersions.projectId, hfId)).limit(1);
     const live = people.filter((p) => p.status !== 'deceased');
     await fc.assert(
@@ -88,6 +104,8 @@ describe('the rule in SQL and in memory', () => {
         const concrete: PlanRule = { ...r, subProjectIds: r.subProjectIds.map(() => subId) };
         const rollback = new Error('rollback');
         let selected: string[] = [];
+        let kept: string[] = [];
+        let resumed: string[] = [];
         await t.db
           .transaction(async (tx) => {
             for (const [i, p] of live.entries()) {
@@ -124,6 +142,25 @@ describe('the rule in SQL and in memory', () => {
               defaultOwnerId: null,
             };
             selected = await assignByRule(tx, plan, { userId: null, at: new Date() });
+            // the two-way rule step answers the same: every live patient assigned by rule first
+            await insertAssignments(
+              tx,
+              live
+                .filter((p) => !selected.includes(p.id))
+                .map((p) => ({ tenantId, projectId: hfId, planId, patientId: p.id, source: 'rule' as const })),
+            );
+            const stopped = await stopRuleMismatches(tx, plan, '不再符合分配规则', new Date());
+            const stoppedPatients = await tx
+              .select({ id: followupAssignments.patientId })
+              .from(followupAssignments)
+              .where(and(eq(followupAssignments.planId, planId), eq(followupAssignments.status, 'stopped')));
+            kept = live.map((p) => p.id).filter((id) => !stoppedPatients.some((s) => s.id === id));
+            expect(stopped).toHaveLength(stoppedPatients.length);
+            await tx
+              .update(followupAssignments)
+              .set({ status: 'stopped', stoppedReason: '不再符合分配规则' })
+              .where(eq(followupAssignments.planId, planId));
+            resumed = await resumeRuleMatches(tx, plan, '不再符合分配规则', new Date());
             throw rollback;
           })
           .catch((err: unknown) => {
@@ -139,6 +176,8 @@ describe('the rule in SQL and in memory', () => {
           )
           .map((p) => p.id);
         expect(selected.sort()).toEqual(expected.sort());
+        expect(kept.sort()).toEqual(expected.sort());
+        expect(resumed.sort()).toEqual(expected.sort());
       }),
       { numRuns: 40 },
     );
@@ -146,7 +185,7 @@ describe('the rule in SQL and in memory', () => {
 });
 
 describe('activation at scale', () => {
-  it('should assign 10,000 patients and create their 40,000 tasks in one call', async () => {
+  it('should assign 10,000 patients and create their 40,000 tasks in one call, and stop and resume them by rule', async () => {
     const [center] = await t.db.select().from(centers).where(eq(centers.projectId, hfId)).limit(1);
     await t.db.execute(sql`
       insert into patients (tenant_id, project_id, center_id, seq, patient_no, name, enrol_date, status)
@@ -186,6 +225,7 @@ describe('activation at scale', () => {
       assigned: 10_007,
       tasksCreated: 40_028,
       waitingForAnchor: 0,
+      stopped: 0,
     });
     console.log(`activation of 10,007 patients / 40,028 tasks: ${Math.round(ms)} ms`);
     const [one] = await t.db
@@ -196,5 +236,30 @@ describe('activation at scale', () => {
       .orderBy(followupTasks.dueDate)
       .limit(1);
     expect(one?.followup_tasks.dueDate).toBe('2025-03-01'); // enrolled 2025-02-01 (+31 days) + 1 month
+
+    // the rule narrowed to a sub-project none of them is in, then widened again: stopped, then resumed in one call each
+    const applyWith = async (rule: PlanRule) => {
+      await t.db.update(followupPlans).set({ rule }).where(eq(followupPlans.id, plan.id));
+      const began = performance.now();
+      const res = await t.api({ method: 'POST', url: '/followup/plan/apply', token: owner, payload: { id: plan.id } });
+      expect(res.statusCode, res.body).toBe(200);
+      return { data: res.json<Body<PlanApplyResponse>>().data, ms: Math.round(performance.now() - began) };
+    };
+    const narrowed = await applyWith({ subProjectIds: [subId] });
+    const inSub = people.filter((p) => p.subProjectId === subId && p.status !== 'deceased').length;
+    expect(narrowed.data).toEqual({ assigned: 0, tasksCreated: 0, waitingForAnchor: 0, stopped: 10_007 - inSub });
+    const openLeft = await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(followupTasks)
+      .where(and(eq(followupTasks.planId, plan.id), eq(followupTasks.status, 'open')));
+    expect(openLeft[0]?.n).toBe(inSub * 4);
+    const widened = await applyWith({ subProjectIds: [] });
+    expect(widened.data).toEqual({ assigned: 10_007 - inSub, tasksCreated: 0, waitingForAnchor: 0, stopped: 0 });
+    const reopened = await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(followupTasks)
+      .where(and(eq(followupTasks.planId, plan.id), eq(followupTasks.status, 'open')));
+    expect(reopened[0]?.n).toBe(40_028);
+    console.log(`rule narrowed: ${narrowed.ms} ms, widened again: ${widened.ms} ms`);
   });
 });

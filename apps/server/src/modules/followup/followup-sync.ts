@@ -5,8 +5,10 @@ import { anchorDate, formsRead, ruleMatches, type PatientFacts } from './followu
 import {
   activePlanReadsForm,
   activePlansOfPatient,
+  assignByRule,
   assignmentsOfPatient,
   assignmentStates,
+  cancelOpenTasksOfAssignments,
   cancelOpenTasksOfPatient,
   cancelTasks,
   insertAssignments,
@@ -14,8 +16,10 @@ import {
   patientForSync,
   patientFormValues,
   reopenTasks,
+  resumeRuleMatches,
   setAssignmentsStatus,
   stopAssignmentsOfPatient,
+  stopRuleMismatches,
   tasksOfAssignments,
   updateAssignmentAnchors,
   updateTaskDates,
@@ -134,6 +138,44 @@ export async function reconcilePlan(
   const tasksReopened = reopens.length > 0 ? await reopenTasks(tx, reopens, opts.at) : 0;
   const tasksCreated = inserts.length > 0 ? await insertTasks(tx, plan, inserts, opts.at) : 0;
   return { tasksCreated, tasksRescheduled, tasksCancelled, tasksReopened, waitingForAnchor };
+}
+
+export type PlanRuleResult = ReconcileResult & {
+  /** New rule assignments plus rule assignments resumed because the patient matches again. */
+  assigned: number;
+  /** Rule assignments stopped because the patient no longer matches (`不再符合分配规则`). */
+  stopped: number;
+  /** Open tasks of the stopped assignments, cancelled with the same reason. */
+  tasksCancelledByRule: number;
+};
+
+/**
+ * `plan/activate` and `plan/apply`: the rule step of `syncPatientFollowup` over every patient of the plan at once
+ * (set-based, the rule as SQL), then the tasks of all its active assignments. For an `auto` plan:
+ * - an active rule assignment whose patient left the plan's project or no longer matches the rule stops and its open
+ *   tasks are cancelled (`不再符合分配规则`); done and lost tasks never change;
+ * - a rule assignment stopped for that reason whose patient matches again (alive, not lost) resumes, and
+ *   `reconcilePlan` re-opens its cancelled tasks with fresh dates;
+ * - matching patients without an assignment of the plan get one (a stopped assignment for another reason — removed
+ *   by hand — stays stopped). Manual assignments are never touched by the rule.
+ * A `manual` plan only reconciles its tasks. Runs inside the caller's transaction (the plan row locked).
+ */
+export async function applyPlanRule(
+  tx: Executor,
+  plan: SyncPlan,
+  opts: { userId: string | null; at: Date },
+): Promise<PlanRuleResult> {
+  let assigned = 0;
+  let stopped: string[] = [];
+  let tasksCancelledByRule = 0;
+  if (plan.assignMode === 'auto') {
+    stopped = await stopRuleMismatches(tx, plan, RULE_MISMATCH_REASON, opts.at);
+    tasksCancelledByRule = await cancelOpenTasksOfAssignments(tx, plan.id, stopped, RULE_MISMATCH_REASON, opts);
+    assigned += (await resumeRuleMatches(tx, plan, RULE_MISMATCH_REASON, opts.at)).length;
+    assigned += (await assignByRule(tx, plan, opts)).length;
+  }
+  const r = await reconcilePlan(tx, plan, { mode: 'anchor', userId: opts.userId, at: opts.at });
+  return { ...r, assigned, stopped: stopped.length, tasksCancelledByRule };
 }
 
 export type PatientSyncResult = {

@@ -44,7 +44,7 @@ describe('FollowupPlanListPage', { timeout: 120_000 }, () => {
       http.post(apiUrl('/followup/plan/activate'), async ({ request }) => {
         activated.push(await request.json());
         active = true;
-        return ok({ assigned: 12, tasksCreated: 30, waitingForAnchor: 1 });
+        return ok({ assigned: 12, tasksCreated: 30, waitingForAnchor: 1, stopped: 0 });
       }),
     );
     const user = userEvent.setup({ delay: null });
