@@ -12,8 +12,8 @@ import { PERMISSIONS } from '@registry/shared/permissions';
 import { CrfForm } from '../../../components/crf/crf-form';
 import { useAutosave } from '../../../components/crf/use-autosave';
 import { useExternalValues } from '../../../components/crf/use-external-values';
+import { useRecordSave, type SaveState } from '../../../components/crf/use-record-save';
 import { useSaveShortcut } from '../../../components/crf/use-save-shortcut';
-import { ApiError } from '../../../lib/request';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { toast } from '../../../lib/toast';
 import { followupKeys } from '../api/keys';
@@ -22,8 +22,6 @@ import { ChangeReasonDialog } from './reason-dialog';
 
 type Data = Record<string, unknown>;
 type TaskRecord = TaskFormVO['record'];
-type SaveState = 'idle' | 'saving' | 'saved' | 'invalid' | 'error' | 'conflict';
-type SaveOutcome = 'saved' | 'unchanged' | 'invalid' | 'conflict' | 'error';
 
 export type TaskFormPanelProps = {
   taskId: string;
@@ -39,9 +37,6 @@ export type TaskFormPanelProps = {
   /** Whether the form holds changes not saved yet (the page's leave guard). */
   onDirtyChange?: (formKey: string, dirty: boolean) => void;
 };
-
-const isIssueList = (value: unknown): value is RecordIssue[] =>
-  Array.isArray(value) && value.every((i) => typeof (i as RecordIssue | null)?.path === 'string');
 
 function SaveStatus({
   state,
@@ -106,7 +101,7 @@ export function TaskFormPanel({
   const [conflict, setConflict] = useState<string | null>(null);
   const [busy, setBusy] = useState<null | 'draft' | 'submit'>(null);
   const [askReason, setAskReason] = useState(false);
-  const [saveState, setSaveState] = useState<SaveState>('idle');
+  const { save: send, saveState, refuse, refused, reset } = useRecordSave();
   const [savedAt, setSavedAt] = useState<{ at: string; auto: boolean } | null>(null);
 
   // A newer record from the server (the task read again) replaces ours while nothing is edited here; with unsaved edits
@@ -123,13 +118,12 @@ export function TaskFormPanel({
   }
 
   // The latest state for async work (a save resolving after more typing, a save waiting for another).
-  const live = useRef({ record, data, baseline, conflict: false, failed: null as Data | null });
+  const live = useRef({ record, data, baseline });
   useEffect(() => {
     live.current.record = record;
     live.current.data = data;
     live.current.baseline = baseline;
   }, [record, data, baseline]);
-  const inflight = useRef<Promise<SaveOutcome> | null>(null);
   const options = useRef({ external, reload });
   useEffect(() => {
     options.current = { external, reload };
@@ -152,78 +146,53 @@ export function TaskFormPanel({
   }, []);
 
   const save = useCallback(
-    async ({ submit, reason, auto }: { submit: boolean; reason?: string; auto?: boolean }): Promise<SaveOutcome> => {
-      while (inflight.current) await inflight.current;
-      if (live.current.conflict) return 'conflict';
-      const { record: current, data: sent, baseline: base } = live.current;
-      if (!submit && sent === base) return 'unchanged';
-      if (auto) {
-        // The same data was refused already: wait for the next change.
-        if (live.current.failed === sent) return 'invalid';
-        const verdict = validateRecord(form, sent, {
-          mode: 'draft',
-          missingCodes: definition.missingCodes,
-          external: options.current.external,
-        });
-        if (verdict.issues.some((i) => i.level === 'hard')) {
-          live.current.failed = sent;
-          setSaveState('invalid');
-          return 'invalid';
-        }
-      }
-      const run = (async (): Promise<SaveOutcome> => {
-        setSaveState('saving');
-        try {
-          const saved = await saveTaskForm({
-            taskId,
-            formKey: entry.formKey,
-            versionId,
-            data: sent,
-            rowVersion: current?.rowVersion ?? null,
-            submit,
-            ...(reason ? { reason } : {}),
+    ({ submit, reason, auto }: { submit: boolean; reason?: string; auto?: boolean }) =>
+      send(() => {
+        const { record: current, data: sent, baseline: base } = live.current;
+        if (!submit && sent === base) return 'unchanged';
+        if (auto) {
+          // The same data was refused already: wait for the next change.
+          if (refused(sent)) return 'invalid';
+          const verdict = validateRecord(form, sent, {
+            mode: 'draft',
+            missingCodes: definition.missingCodes,
+            external: options.current.external,
           });
-          const next = saved.record?.data ?? sent;
-          live.current.record = saved.record;
-          setRecord(saved.record);
-          if (live.current.data === sent) edit(next);
-          live.current.baseline = next;
-          setBaseline(next);
-          live.current.failed = null;
-          setIssues([]);
-          setShowAll(false);
-          setSaveState('saved');
-          setSavedAt({ at: dayjs().format('HH:mm'), auto: Boolean(auto) });
-          // The worklist, its counts and the task follow (the task's record is ours already).
-          void options.current.reload();
-          return 'saved';
-        } catch (error) {
-          live.current.failed = sent;
-          if (error instanceof ApiError && error.status === 409) {
-            live.current.conflict = true;
-            setConflict(error.message);
-            setSaveState('conflict');
-            return 'conflict';
-          }
-          const found = error instanceof ApiError ? error.body?.issues : undefined;
-          if (error instanceof ApiError && error.status === 400 && isIssueList(found)) {
-            setIssues(found.filter((i) => i.path !== 'reason'));
-            setShowAll(true);
-            setSaveState('invalid');
-            return 'invalid';
-          }
-          setSaveState('error');
-          return 'error';
+          if (verdict.issues.some((i) => i.level === 'hard')) return refuse(sent);
         }
-      })();
-      inflight.current = run;
-      try {
-        return await run;
-      } finally {
-        inflight.current = null;
-      }
-    },
-    [taskId, entry.formKey, versionId, form, definition, edit],
+        return {
+          data: sent,
+          request: () =>
+            saveTaskForm({
+              taskId,
+              formKey: entry.formKey,
+              versionId,
+              data: sent,
+              rowVersion: current?.rowVersion ?? null,
+              submit,
+              ...(reason ? { reason } : {}),
+            }),
+          onSaved: (saved) => {
+            const next = saved.record?.data ?? sent;
+            live.current.record = saved.record;
+            setRecord(saved.record);
+            if (live.current.data === sent) edit(next);
+            live.current.baseline = next;
+            setBaseline(next);
+            setIssues([]);
+            setShowAll(false);
+            setSavedAt({ at: dayjs().format('HH:mm'), auto: Boolean(auto) });
+            // The worklist, its counts and the task follow (the task's record is ours already).
+            void options.current.reload();
+          },
+          onConflict: (error) => setConflict(error.message),
+          onInvalid: (found) => {
+            setIssues(found);
+            setShowAll(true);
+          },
+        };
+      }),
+    [send, refuse, refused, taskId, entry.formKey, versionId, form, definition, edit],
   );
 
   const autosave = !readOnly && !reasonRequired && conflict === null;
@@ -283,20 +252,14 @@ export function TaskFormPanel({
     await reload();
     const detail = client.getQueryData<TaskDetailVO>(followupKeys.detail(taskId));
     const fresh = detail?.forms.find((f) => f.formKey === entry.formKey)?.record ?? null;
-    live.current = {
-      record: fresh,
-      data: fresh?.data ?? {},
-      baseline: fresh?.data ?? {},
-      conflict: false,
-      failed: null,
-    };
+    live.current = { record: fresh, data: fresh?.data ?? {}, baseline: fresh?.data ?? {} };
+    reset();
     setRecord(fresh);
     setData(live.current.data);
     setBaseline(live.current.data);
     setIssues([]);
     setShowAll(false);
     setConflict(null);
-    setSaveState('idle');
   };
 
   return (

@@ -5,7 +5,7 @@ import type { FormRecordVO, RecordStatusAction } from '@registry/shared/contract
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { validateRecord } from '@registry/shared/forms/record';
 import { useAutosave } from '../../../components/crf/use-autosave';
-import { ApiError } from '../../../lib/request';
+import { useRecordSave } from '../../../components/crf/use-record-save';
 import { changeRecordStatus } from '../api/change-record-status';
 import { getRecord } from '../api/get-record';
 import { saveRecord } from '../api/save-record';
@@ -14,9 +14,6 @@ import { applyKeys, changedKeys, sameData } from './record-diff';
 type Data = Record<string, unknown>;
 
 export { AUTOSAVE_DELAY_MS } from '../../../components/crf/use-autosave';
-
-export type SaveState = 'idle' | 'saving' | 'saved' | 'invalid' | 'error' | 'conflict';
-export type SaveOutcome = 'saved' | 'unchanged' | 'invalid' | 'conflict' | 'error';
 
 /** What a stale save found: the server's record moved on since `sinceRowVersion`; `mine` are the keys edited here. */
 export type Conflict = {
@@ -39,13 +36,6 @@ export function needsReason(status: FormRecordVO['status']): boolean {
 /** The values of the record the user may not see (PHI without `patient.pii`): their field keys. */
 export function maskedKeys(record: FormRecordVO): ReadonlySet<string> {
   return new Set(record.maskedPaths.map((p) => p.split('.')[0] ?? p));
-}
-
-export function isIssueList(value: unknown): value is RecordIssue[] {
-  return (
-    Array.isArray(value) &&
-    value.every((i) => typeof i === 'object' && i !== null && typeof (i as RecordIssue).path === 'string')
-  );
 }
 
 /** Hard issues of the data at fields the user can edit (a masked PHI field is blank here, not on the server). */
@@ -93,7 +83,7 @@ export function useRecordSession({
   const [record, setRecordState] = useState(initial);
   const [data, setDataState] = useState<Data>(initial.data);
   const [baseline, setBaselineState] = useState<Data>(initial.data);
-  const [saveState, setSaveState] = useState<SaveState>('idle');
+  const { save: send, saveState, refuse, reset } = useRecordSave();
   const [savedAt, setSavedAt] = useState<string | null>(null);
   const [serverIssues, setServerIssues] = useState<RecordIssue[]>(initial.issues);
   const [showAllIssues, setShowAllIssues] = useState(false);
@@ -101,8 +91,7 @@ export function useRecordSession({
   const [carryOver, setCarryOver] = useState<CarryOver | null>(null);
 
   // The latest state for async work (a save resolving after more typing).
-  const live = useRef({ record: initial, data: initial.data, baseline: initial.data, conflict: false });
-  const inflight = useRef<Promise<SaveOutcome> | null>(null);
+  const live = useRef({ record: initial, data: initial.data, baseline: initial.data });
   const setRecord = useCallback((next: FormRecordVO) => {
     live.current.record = next;
     setRecordState(next);
@@ -139,44 +128,36 @@ export function useRecordSession({
   );
 
   const save = useCallback(
-    async ({ action, reason }: { action: 'draft' | 'submit'; reason?: string }): Promise<SaveOutcome> => {
-      while (inflight.current) await inflight.current;
-      if (live.current.conflict) return 'conflict';
-      const { record: current, data: sent, baseline: base } = live.current;
-      const { form: f, definition: d, external: ext, newInstance: isNew } = options.current;
-      if (action === 'draft' && sameData(sent, base)) {
-        // Typed and undone, or a blank form never saved: nothing to send.
-        if (sent !== base) setBaseline(sent);
-        return 'unchanged';
-      }
-      const hard = hardIssues(f, sent, action, { definition: d, external: ext, masked: maskedKeys(current) }).filter(
-        (i) => i.level === 'hard',
-      );
-      if (hard.length > 0) {
-        setSaveState('invalid');
-        return 'invalid';
-      }
-      const run = (async (): Promise<SaveOutcome> => {
-        setSaveState('saving');
-        try {
-          const saved = await saveRecord({
-            patientId: current.patientId,
-            formKey: current.formKey,
-            instance: current.id === null && isNew ? undefined : current.instance,
-            rowVersion: current.rowVersion,
-            data: sent,
-            action,
-            ...(reason ? { reason } : {}),
-          });
-          adopt(saved, sent);
-          setSaveState('saved');
-          setSavedAt(dayjs().format('HH:mm'));
-          setShowAllIssues(false);
-          options.current.onSaved?.(saved);
-          return 'saved';
-        } catch (error) {
-          if (error instanceof ApiError && error.status === 409) {
-            live.current.conflict = true;
+    ({ action, reason }: { action: 'draft' | 'submit'; reason?: string }) =>
+      send(() => {
+        const { record: current, data: sent, baseline: base } = live.current;
+        const { form: f, definition: d, external: ext, newInstance: isNew } = options.current;
+        if (action === 'draft' && sameData(sent, base)) {
+          // Typed and undone, or a blank form never saved: nothing to send.
+          if (sent !== base) setBaseline(sent);
+          return 'unchanged';
+        }
+        const ctx = { definition: d, external: ext, masked: maskedKeys(current) };
+        if (hardIssues(f, sent, action, ctx).some((i) => i.level === 'hard')) return refuse(sent);
+        return {
+          data: sent,
+          request: () =>
+            saveRecord({
+              patientId: current.patientId,
+              formKey: current.formKey,
+              instance: current.id === null && isNew ? undefined : current.instance,
+              rowVersion: current.rowVersion,
+              data: sent,
+              action,
+              ...(reason ? { reason } : {}),
+            }),
+          onSaved: (saved) => {
+            adopt(saved, sent);
+            setSavedAt(dayjs().format('HH:mm'));
+            setShowAllIssues(false);
+            options.current.onSaved?.(saved);
+          },
+          onConflict: async (error) => {
             let recordId = current.id;
             if (recordId === null) {
               // Created by someone else meanwhile: its id, to list what they entered.
@@ -195,28 +176,14 @@ export function useRecordSession({
               mine: changedKeys(base, sent),
               data: sent,
             });
-            setSaveState('conflict');
-            return 'conflict';
-          }
-          const issues = error instanceof ApiError ? error.body?.issues : undefined;
-          if (error instanceof ApiError && error.status === 400 && isIssueList(issues)) {
-            setServerIssues(issues.filter((i) => i.path !== 'reason'));
+          },
+          onInvalid: (issues) => {
+            setServerIssues(issues);
             setShowAllIssues(true);
-            setSaveState('invalid');
-            return 'invalid';
-          }
-          setSaveState('error');
-          return 'error';
-        }
-      })();
-      inflight.current = run;
-      try {
-        return await run;
-      } finally {
-        inflight.current = null;
-      }
-    },
-    [adopt, setBaseline],
+          },
+        };
+      }),
+    [send, refuse, adopt, setBaseline],
   );
 
   // Drafts save themselves once typing pauses; a submitted record waits for an explicit save with its reason.
@@ -233,13 +200,12 @@ export function useRecordSession({
       instance: current.instance,
     });
     const keys = changedKeys(base, mine);
-    live.current.conflict = false;
+    reset();
     setConflict(null);
     adopt(fresh, null);
-    setSaveState('idle');
     setShowAllIssues(false);
     setCarryOver(keys.length > 0 ? { keys, data: mine } : null);
-  }, [adopt]);
+  }, [adopt, reset]);
 
   /** Puts the carried-over edits back on top of the reloaded data (to be saved like any edit). */
   const restoreCarryOver = useCallback(() => {
