@@ -23,10 +23,10 @@ async function addField(
   await palette.click();
   // The long palette may still be moving into place on a busy machine ("element is not stable"): the item's own click
   // is what the test needs, not a pointer at its momentary position.
-  await page
-    .locator('.ant-dropdown:not(.ant-dropdown-hidden)')
-    .getByRole('menuitem', { name: typeLabel, exact: true })
-    .dispatchEvent('click');
+  // The menu of the previous palette (another button) may still be fading out: wait until only this one is open.
+  const open = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
+  await expect(open).toHaveCount(1);
+  await open.getByRole('menuitem', { name: typeLabel, exact: true }).dispatchEvent('click');
   const props = page.locator('.designer-pane-side');
   const keyInput = props.locator('#prop-key');
   await keyInput.fill(key);
