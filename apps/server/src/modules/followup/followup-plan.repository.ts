@@ -606,103 +606,69 @@ export async function insertTasks(ex: Executor, plan: SyncPlan, tasks: NewTask[]
   return n;
 }
 
-/** New dates of open tasks (closed ones are never touched). */
-export async function updateTaskDates(
+/**
+ * New dates of tasks: open tasks move (`reopen: false`; closed ones are never touched), or cancelled tasks open again
+ * with them, closing and reminder cleared (`reopen: true`, a rule assignment resumed).
+ */
+export async function setTaskDates(
   ex: Executor,
   tasks: { id: string; dueDate: string; windowStart: string; windowEnd: string }[],
   at: Date,
+  { reopen }: { reopen: boolean },
 ): Promise<number> {
   let n = 0;
   for (const part of chunks(tasks)) {
     const { rows } = await ex.execute<{ id: string }>(sql`
       update followup_tasks f set due_date = t.due_date, window_start = t.window_start, window_end = t.window_end,
+        ${reopen ? sql`status = 'open', closed_at = null, closed_by = null, closed_reason = null, reminded_at = null,` : sql``}
         row_version = f.row_version + 1, updated_at = ${at}
       from unnest(${uuidArray(part.map((t) => t.id))}, ${dateArray(part.map((t) => t.dueDate))},
         ${dateArray(part.map((t) => t.windowStart))}, ${dateArray(part.map((t) => t.windowEnd))})
         as t(id, due_date, window_start, window_end)
-      where f.id = t.id and f.status = 'open'
+      where f.id = t.id and f.status = ${reopen ? 'cancelled' : 'open'}
       returning f.id`);
     n += rows.length;
   }
   return n;
 }
 
-/** Cancels open tasks by id with a reason. */
-export async function cancelTasks(
+/**
+ * Cancels open tasks with a reason (closed ones are never touched) and answers their ids: by id, of a patient, or of a
+ * plan, narrowed to some assignments or patients when given (an empty list cancels nothing).
+ */
+export async function cancelOpenTasks(
   ex: Executor,
-  ids: string[],
-  reason: string,
-  by: { userId: string | null; at: Date },
-): Promise<number> {
-  let n = 0;
-  for (const part of chunks(ids)) {
-    const { rows } = await ex.execute<{ id: string }>(sql`
-      update followup_tasks set status = 'cancelled', closed_at = ${by.at}, closed_by = ${by.userId},
-        closed_reason = ${reason}, row_version = row_version + 1, updated_at = ${by.at}
-      where id = any(${uuidArray(part)}) and status = 'open'
-      returning id`);
-    n += rows.length;
-  }
-  return n;
-}
-
-/** Re-opens cancelled tasks with new dates (a rule assignment resumed): closing and reminder cleared. */
-export async function reopenTasks(
-  ex: Executor,
-  tasks: { id: string; dueDate: string; windowStart: string; windowEnd: string }[],
-  at: Date,
-): Promise<number> {
-  let n = 0;
-  for (const part of chunks(tasks)) {
-    const { rows } = await ex.execute<{ id: string }>(sql`
-      update followup_tasks f set status = 'open', due_date = t.due_date, window_start = t.window_start,
-        window_end = t.window_end, closed_at = null, closed_by = null, closed_reason = null, reminded_at = null,
-        row_version = f.row_version + 1, updated_at = ${at}
-      from unnest(${uuidArray(part.map((t) => t.id))}, ${dateArray(part.map((t) => t.dueDate))},
-        ${dateArray(part.map((t) => t.windowStart))}, ${dateArray(part.map((t) => t.windowEnd))})
-        as t(id, due_date, window_start, window_end)
-      where f.id = t.id and f.status = 'cancelled'
-      returning f.id`);
-    n += rows.length;
-  }
-  return n;
-}
-
-/** Cancels the open tasks of a patient (of these assignments only, when given); answers their ids. */
-export async function cancelOpenTasksOfPatient(
-  ex: Executor,
-  key: { tenantId: string; patientId: string; assignmentIds?: string[] },
+  which:
+    | { ids: string[] }
+    | { tenantId: string; patientId: string; assignmentIds?: string[] }
+    | { planId: string; assignmentIds?: string[]; patientIds?: string[] },
   reason: string,
   by: { userId: string | null; at: Date },
 ): Promise<string[]> {
-  if (key.assignmentIds?.length === 0) return [];
+  const lists = [
+    'ids' in which ? which.ids : undefined,
+    'assignmentIds' in which ? which.assignmentIds : undefined,
+    'patientIds' in which ? which.patientIds : undefined,
+  ];
+  if (lists.some((list) => list?.length === 0)) return [];
+  const where =
+    'ids' in which
+      ? sql`id = any(${uuidArray(which.ids)})`
+      : 'planId' in which
+        ? sql`plan_id = ${which.planId}`
+        : sql`tenant_id = ${which.tenantId} and patient_id = ${which.patientId}`;
+  const narrow = [
+    'assignmentIds' in which && which.assignmentIds
+      ? sql`and assignment_id = any(${uuidArray(which.assignmentIds)})`
+      : sql``,
+    'patientIds' in which && which.patientIds ? sql`and patient_id = any(${uuidArray(which.patientIds)})` : sql``,
+  ];
   const { rows } = await ex.execute<{ id: string }>(sql`
     update followup_tasks set status = 'cancelled', closed_at = ${by.at}, closed_by = ${by.userId},
       closed_reason = ${reason}, row_version = row_version + 1, updated_at = ${by.at}
-    where tenant_id = ${key.tenantId} and patient_id = ${key.patientId} and status = 'open'
-      ${key.assignmentIds ? sql`and assignment_id = any(${uuidArray(key.assignmentIds)})` : sql``}
+    where ${where} and status = 'open' ${narrow[0]} ${narrow[1]}
     returning id::text as id`);
   return rows.map((r) => r.id);
-}
-
-/** Cancels the open tasks of these assignments of the plan (stopped assignments); answers how many. */
-export async function cancelOpenTasksOfAssignments(
-  ex: Executor,
-  planId: string,
-  assignmentIds: string[],
-  reason: string,
-  by: { userId: string | null; at: Date },
-): Promise<number> {
-  let n = 0;
-  for (const part of chunks(assignmentIds)) {
-    const { rows } = await ex.execute<{ id: string }>(sql`
-      update followup_tasks set status = 'cancelled', closed_at = ${by.at}, closed_by = ${by.userId},
-        closed_reason = ${reason}, row_version = row_version + 1, updated_at = ${by.at}
-      where plan_id = ${planId} and status = 'open' and assignment_id = any(${uuidArray(part)})
-      returning id`);
-    n += rows.length;
-  }
-  return n;
 }
 
 /** Stops every active assignment of a patient (a deleted patient); answers their ids. */
@@ -724,23 +690,6 @@ export async function stopAssignmentsOfPatient(
     )
     .returning({ id: followupAssignments.id });
   return rows.map((r) => r.id);
-}
-
-/** Cancels the open tasks of a plan (of these patients only, when given). */
-export async function cancelOpenTasksOfPlan(
-  ex: Executor,
-  planId: string,
-  reason: string,
-  by: { userId: string | null; at: Date },
-  patientIds?: string[],
-): Promise<number> {
-  const { rows } = await ex.execute<{ id: string }>(sql`
-    update followup_tasks set status = 'cancelled', closed_at = ${by.at}, closed_by = ${by.userId},
-      closed_reason = ${reason}, row_version = row_version + 1, updated_at = ${by.at}
-    where plan_id = ${planId} and status = 'open'
-      ${patientIds ? sql`and patient_id = any(${uuidArray(patientIds)})` : sql``}
-    returning id`);
-  return rows.length;
 }
 
 export async function updateAssignmentAnchors(

@@ -27,7 +27,7 @@ import { isUuid, requireProjectScope, type ProjectScope } from '../project/proje
 import { presentAssignment, presentPlan } from './followup-plan.presenter';
 import {
   assignmentsOf,
-  cancelOpenTasksOfPlan,
+  cancelOpenTasks,
   findPlanRow,
   insertAssignments,
   insertPlanRow,
@@ -568,7 +568,8 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
         if (row.status !== 'active') throw new AppError(409, M.notActive);
         await updatePlanRow(tx, row.id, null, { status: 'stopped', updatedBy: scope.userId, updatedAt: now });
         const cancelled = input.cancelOpenTasks
-          ? await cancelOpenTasksOfPlan(tx, row.id, PLAN_STOPPED_REASON, { userId: scope.userId, at: now })
+          ? (await cancelOpenTasks(tx, { planId: row.id }, PLAN_STOPPED_REASON, { userId: scope.userId, at: now }))
+              .length
           : 0;
         await audit(
           tx,
@@ -718,7 +719,12 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
         const patientIds = active.map((a) => a.patientId);
         const cancelled =
           patientIds.length > 0
-            ? await cancelOpenTasksOfPlan(tx, found.id, input.reason, { userId: scope.userId, at: now }, patientIds)
+            ? (
+                await cancelOpenTasks(tx, { planId: found.id, patientIds }, input.reason, {
+                  userId: scope.userId,
+                  at: now,
+                })
+              ).length
             : 0;
         await audit(
           tx,

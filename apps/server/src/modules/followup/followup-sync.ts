@@ -3,26 +3,23 @@ import type { Executor } from '../../db/client';
 import { audit, type AuditContext } from '../../plugins/audit';
 import { anchorDate, formsRead, ruleMatches, type PatientFacts } from './followup-rule';
 import {
+  cancelOpenTasks,
   activePlanReadsForm,
   activePlansOfPatient,
   assignByRule,
   assignmentsOfPatient,
   assignmentStates,
-  cancelOpenTasksOfAssignments,
-  cancelOpenTasksOfPatient,
-  cancelTasks,
   insertAssignments,
   insertTasks,
   patientForSync,
   patientFormValues,
-  reopenTasks,
   resumeRuleMatches,
   setAssignmentsStatus,
   stopAssignmentsOfPatient,
   stopRuleMismatches,
   tasksOfAssignments,
   updateAssignmentAnchors,
-  updateTaskDates,
+  setTaskDates,
   visitsOf,
   type NewTask,
   type PatientSyncRow,
@@ -132,10 +129,12 @@ export async function reconcilePlan(
       for (const t of own.values()) if (t.status === 'open' && removed.has(t.visitId)) cancels.push(t.id);
   }
   if (anchors.length > 0) await updateAssignmentAnchors(tx, anchors, opts.at);
-  const tasksRescheduled = updates.length > 0 ? await updateTaskDates(tx, updates, opts.at) : 0;
+  const tasksRescheduled = updates.length > 0 ? await setTaskDates(tx, updates, opts.at, { reopen: false }) : 0;
   const tasksCancelled =
-    cancels.length > 0 ? await cancelTasks(tx, cancels, REMOVED_VISIT_REASON, { userId: opts.userId, at: opts.at }) : 0;
-  const tasksReopened = reopens.length > 0 ? await reopenTasks(tx, reopens, opts.at) : 0;
+    cancels.length > 0
+      ? (await cancelOpenTasks(tx, { ids: cancels }, REMOVED_VISIT_REASON, { userId: opts.userId, at: opts.at })).length
+      : 0;
+  const tasksReopened = reopens.length > 0 ? await setTaskDates(tx, reopens, opts.at, { reopen: true }) : 0;
   const tasksCreated = inserts.length > 0 ? await insertTasks(tx, plan, inserts, opts.at) : 0;
   return { tasksCreated, tasksRescheduled, tasksCancelled, tasksReopened, waitingForAnchor };
 }
@@ -170,7 +169,9 @@ export async function applyPlanRule(
   let tasksCancelledByRule = 0;
   if (plan.assignMode === 'auto') {
     stopped = await stopRuleMismatches(tx, plan, RULE_MISMATCH_REASON, opts.at);
-    tasksCancelledByRule = await cancelOpenTasksOfAssignments(tx, plan.id, stopped, RULE_MISMATCH_REASON, opts);
+    tasksCancelledByRule = (
+      await cancelOpenTasks(tx, { planId: plan.id, assignmentIds: stopped }, RULE_MISMATCH_REASON, opts)
+    ).length;
     assigned += (await resumeRuleMatches(tx, plan, RULE_MISMATCH_REASON, opts.at)).length;
     assigned += (await assignByRule(tx, plan, opts)).length;
   }
@@ -199,7 +200,7 @@ async function closePatientFollowup(
 ): Promise<PatientSyncResult | null> {
   const reason = patient.deleted ? DELETED_REASON : DECEASED_REASON;
   const key = { tenantId: ctx.tenantId, patientId: patient.id };
-  const cancelled = await cancelOpenTasksOfPatient(tx, key, reason, { userId: ctx.actorId, at });
+  const cancelled = await cancelOpenTasks(tx, key, reason, { userId: ctx.actorId, at });
   const stopped = patient.deleted ? await stopAssignmentsOfPatient(tx, key, reason, at) : [];
   if (cancelled.length === 0 && stopped.length === 0) return null;
   await audit(
@@ -318,7 +319,7 @@ export async function syncPatientFollowup(
   }
   const cancelled =
     stopped.length > 0
-      ? await cancelOpenTasksOfPatient(
+      ? await cancelOpenTasks(
           tx,
           { tenantId, patientId, assignmentIds: stopped.map((a) => a.id) },
           RULE_MISMATCH_REASON,
