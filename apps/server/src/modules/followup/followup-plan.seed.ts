@@ -1,18 +1,10 @@
 import { addDays, addMonths, shanghaiDate, shanghaiStartOfDay } from '@registry/shared/followup/schedule';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import {
-  centers,
-  followupContacts,
-  followupPlans,
-  followupTasks,
-  patients,
-  projects,
-  tenants,
-  users,
-} from '../../db/schema';
+import { centers, followupContacts, followupPlans, followupTasks, patients, users } from '../../db/schema';
 import { assignByRule, insertPlanRow, insertVisitRows, type SyncPlan } from './followup-plan.repository';
 import { reconcilePlan } from './followup-sync';
+import { findDemoProject } from '../patient/patient.seed';
 
 /**
  * Demo enrolment dates, in days before the seed day, of demo patients nobody has edited yet (row version 1): the
@@ -43,12 +35,7 @@ const VISITS = [
  * periodic draft 「季度电话随访（示例）」. Idempotent: nothing once HF-REG has a plan, or without the demo patients.
  */
 export async function seedDemoFollowup(db: Db, now: Date = new Date()): Promise<number> {
-  const [hf] = await db
-    .select({ id: projects.id, tenantId: projects.tenantId })
-    .from(projects)
-    .innerJoin(tenants, eq(tenants.id, projects.tenantId))
-    .where(and(eq(tenants.code, 'h001'), eq(projects.code, 'HF-REG'), isNull(projects.parentId)))
-    .limit(1);
+  const hf = await findDemoProject(db);
   if (!hf) return 0;
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`followup:seed:${hf.id}`}, 0))`);

@@ -2,12 +2,13 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { RecordStatus } from '@registry/shared/contracts/form-record';
 import { validateRecord } from '@registry/shared/forms/record';
 import type { Db, Executor } from '../../db/client';
-import { formRecords, patients, projects, tenants, users } from '../../db/schema';
+import { formRecords, patients, users } from '../../db/schema';
 import type { AuditContext } from '../../plugins/audit';
-import { chinaToday } from '../database/database.service';
+import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { createDefinitionCache, type PublishedVersion } from './definition-cache';
 import { insertSdvMarks, latestVersionsOf, type RecordRow } from './form-record.repository';
 import { writeRecord } from './record-writer';
+import { findDemoProject } from '../patient/patient.seed';
 
 type Actor = 'entry' | 'entry2' | 'monitor';
 type Step = {
@@ -169,12 +170,7 @@ const STEPS: Step[] = [
  * transaction-scoped advisory lock serialises two instances starting at once.
  */
 export async function seedDemoRecords(db: Db): Promise<number> {
-  const [hf] = await db
-    .select({ id: projects.id, tenantId: projects.tenantId })
-    .from(projects)
-    .innerJoin(tenants, eq(tenants.id, projects.tenantId))
-    .where(and(eq(tenants.code, 'h001'), eq(projects.code, 'HF-REG'), isNull(projects.parentId)))
-    .limit(1);
+  const hf = await findDemoProject(db);
   if (!hf) return 0;
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`form_records:seed:${hf.id}`}, 0))`);
@@ -222,7 +218,7 @@ export async function seedDemoRecords(db: Db): Promise<number> {
       const verdict = validateRecord(form, step.data, {
         mode: step.status === 'draft' ? 'draft' : 'submit',
         missingCodes: version.missingCodes,
-        today: chinaToday(new Date()),
+        today: shanghaiDate(new Date()),
       });
       if (!verdict.valid) throw new Error(`demo record ${key} is invalid: ${JSON.stringify(verdict.issues)}`);
       const ctx: AuditContext = { actorId, tenantId: hf.tenantId, requestId: 'seed-demo-records', ip: null };

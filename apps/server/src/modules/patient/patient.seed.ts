@@ -101,17 +101,23 @@ const DEMO_PATIENTS: DemoPatient[] = [
   },
 ];
 
-/**
- * Demo patients of 心力衰竭注册登记研究 (HF-REG) at C01 and C02, two in the HFpEF sub-project, encrypted with the
- * running instance's keys. Idempotent: does nothing once HF-REG has a patient (or when the demo data is absent).
- */
-export async function seedDemoPatients(db: Db, keys: PhiKeys): Promise<number> {
+/** The demo project 心力衰竭注册登记研究 (HF-REG of tenant h001), or undefined without the demo data. */
+export async function findDemoProject(db: Db): Promise<{ id: string; tenantId: string } | undefined> {
   const [hf] = await db
     .select({ id: projects.id, tenantId: projects.tenantId })
     .from(projects)
     .innerJoin(tenants, eq(tenants.id, projects.tenantId))
     .where(and(eq(tenants.code, 'h001'), eq(projects.code, 'HF-REG'), isNull(projects.parentId)))
     .limit(1);
+  return hf;
+}
+
+/**
+ * Demo patients of 心力衰竭注册登记研究 (HF-REG) at C01 and C02, two in the HFpEF sub-project, encrypted with the
+ * running instance's keys. Idempotent: does nothing once HF-REG has a patient (or when the demo data is absent).
+ */
+export async function seedDemoPatients(db: Db, keys: PhiKeys): Promise<number> {
+  const hf = await findDemoProject(db);
   if (!hf) return 0;
   const [sub] = await db
     .select({ id: projects.id })
