@@ -109,11 +109,13 @@ const shanghaiFormat = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 });
 
-/** The calendar date in Asia/Shanghai at an instant ("today" for a clock reading). */
+/**
+ * The calendar date in Asia/Shanghai at an instant: what "today" means for follow-up dates, `today` in form logic and
+ * date ranges (the registry's users are in China).
+ */
 export function shanghaiDate(instant: Date | number): IsoDate {
-  const parts = shanghaiFormat.formatToParts(typeof instant === 'number' ? new Date(instant) : instant);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  // en-CA writes dates as YYYY-MM-DD.
+  return shanghaiFormat.format(instant);
 }
 
 /** The instant a calendar date begins in Asia/Shanghai (UTC+8, no daylight saving since 1991). */

@@ -1,3 +1,4 @@
+import { shanghaiDate } from '@registry/shared/followup/schedule';
 import type {
   DefinitionChange,
   DefinitionProblem,
@@ -58,17 +59,6 @@ export const DATABASE_MESSAGES = {
   frozen: '项目已锁定或归档，数据库不能修改',
 } as const;
 const M = DATABASE_MESSAGES;
-
-const CHINA_DAY = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'Asia/Shanghai',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-/** The calendar day in China (the registry's users), `YYYY-MM-DD`: what `today` means in logic and date ranges. */
-export function chinaToday(now: Date): string {
-  return CHINA_DAY.format(now);
-}
 
 /** The options of a removed-or-changed option list that are gone in `after`. */
 function removedCodes(change: DefinitionChange): string[] | undefined {
@@ -395,7 +385,7 @@ export function createDatabaseService(deps: { db: Db; clock: Clock }) {
       const result = validateRecord(form, input.data, {
         mode: input.mode,
         missingCodes: version.definition.missingCodes.map((m) => m.code),
-        today: chinaToday(clock.now()),
+        today: shanghaiDate(clock.now()),
         dictionaryHas: (dictCode: string, code: string) => known.has(dictOptionKey(dictCode, code)),
       });
       return { valid: result.valid, issues: result.issues, data: result.data };

@@ -25,7 +25,8 @@ import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
 import { existingDictOptions, dictOptionKey } from '../database/database.repository';
-import { chinaToday, dictValuesOf } from '../database/database.service';
+import { dictValuesOf } from '../database/database.service';
+import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
 import { createDefinitionCache, type DefinitionCache, type PublishedVersion } from './definition-cache';
 import { RECORD_MESSAGES as M } from './form-record.messages';
@@ -163,7 +164,7 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
   const engineContext = (version: PublishedVersion, external: Record<string, unknown>): EvaluateContext => ({
     missingCodes: version.missingCodes,
     external,
-    today: chinaToday(clock.now()),
+    today: shanghaiDate(clock.now()),
   });
 
   /** A read of identified data (a `phi` value shown to a `patient.pii` holder) is audited before the answer leaves. */

@@ -12,7 +12,7 @@ import { blindIndex, type PhiKeys } from '../../lib/phi-crypto';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
 import { latestVersion, projectInfo } from '../database/database.repository';
-import { chinaToday } from '../database/database.service';
+import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { EXCEL_CONTENT_TYPE } from '../database-io/excel';
 import { checkFileType } from '../file/file-type-check';
 import type { FileService } from '../file/file.service';
@@ -177,7 +177,7 @@ export function createPatientImportService(deps: {
     const sheet = await readImportSheet(upload.data, sources.columns);
     const errors: ImportCellError[] = [...sheet.errors];
     const canEdit = scope.permissions.includes(PERMISSIONS.patientEdit);
-    const today = chinaToday(clock.now());
+    const today = shanghaiDate(clock.now());
 
     // 1. Cells → values: demographics checked by the patient contract, CRF cells turned into stored values.
     type Parsed = {
