@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { createDb } from './db/client';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded-postgres';
+import { superviseEmbeddedPostgres, type SupervisedEmbeddedPostgres } from './db/embedded-postgres';
 import { runMigrations } from './db/migrate';
 import { closePool, createPool } from './db/pool';
 import { ensureReferenceData } from './db/reference-data/ensure-reference-data';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   }
   const log = pino({ level: config.logLevel });
 
-  let embedded: EmbeddedPostgres | undefined;
+  let embedded: SupervisedEmbeddedPostgres | undefined;
   let pool: pg.Pool | undefined;
   let app: FastifyInstance | undefined;
   let shuttingDown = false;
@@ -79,7 +79,8 @@ async function main(): Promise<void> {
     const phiKeys = await resolvePhiKeys(config);
     let connectionString = config.databaseUrl;
     if (!connectionString) {
-      embedded = await startEmbeddedPostgres({
+      // supervised: should the postmaster die, it is restarted (with backoff) and the server carries on
+      embedded = await superviseEmbeddedPostgres({
         dataDir: path.join(config.dataDir, 'pg'),
         port: config.embeddedPgPort,
         logger: {
@@ -89,11 +90,6 @@ async function main(): Promise<void> {
         },
       });
       connectionString = embedded.connectionString;
-      void embedded.exited.then((exit) => {
-        if (exit.expected || shuttingDown) return;
-        log.fatal(`嵌入式 PostgreSQL 意外退出 (code=${exit.code}, signal=${exit.signal})，服务器退出`);
-        process.exit(1);
-      });
     }
     await runMigrations(connectionString, { logger: { info: (m) => log.info(m), warn: (m) => log.warn(m) } });
     pool = createPool(connectionString, { logger: { error: (m) => log.error(m) } });

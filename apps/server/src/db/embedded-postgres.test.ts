@@ -11,6 +11,7 @@ import {
   DEFAULT_EMBEDDED_PG_SYSTEM_USER,
   passwordFilePath,
   startEmbeddedPostgres,
+  superviseEmbeddedPostgres,
   type EmbeddedPostgres,
 } from './embedded-postgres';
 
@@ -297,6 +298,27 @@ describe('startEmbeddedPostgres', () => {
     await expect(query(db.connectionString, 'SELECT count(*)::int AS n FROM patient')).resolves.toEqual([{ n: 2 }]);
     await db.stop();
   });
+
+  it('should restart a killed postmaster when supervised, keep the data, and not restart it after stop()', async () => {
+    const supervised = await superviseEmbeddedPostgres(
+      { dataDir, port, logger: log.logger },
+      { restartDelayMs: 100, maxRestartDelayMs: 1000 },
+    );
+    const killed = postmasterPid(dataDir);
+    process.kill(killed, 'SIGKILL');
+    await expect.poll(() => supervised.restarts(), { timeout: 30_000, interval: 100 }).toBe(1);
+    expect(postmasterPid(dataDir)).not.toBe(killed);
+    await expect(query(supervised.connectionString, 'SELECT count(*)::int AS n FROM patient')).resolves.toEqual([
+      { n: 2 },
+    ]);
+    expect(log.lines.some((l) => l.level === 'error' && /意外退出/.test(l.msg))).toBe(true);
+    const running = postmasterPid(dataDir);
+    await supervised.stop();
+    expect(isAlive(running)).toBe(false);
+    await new Promise((r) => setTimeout(r, 500)); // longer than the restart delay: nothing comes back
+    expect(supervised.restarts()).toBe(1);
+    await expect(query(supervised.connectionString, 'SELECT 1')).rejects.toThrow();
+  }, 60_000);
 
   it('should stop PostgreSQL when the Node process that started it is killed', async () => {
     const tsx = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));

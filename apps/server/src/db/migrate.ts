@@ -44,6 +44,9 @@ export async function runMigrations(
     return;
   }
   const client = new pg.Client({ connectionString });
+  // a connection lost mid-way fails the migration's query (start-up then stops with a message) instead of an
+  // unhandled 'error' event killing the process
+  client.on('error', (err) => opts.logger?.warn(`migration connection lost: ${err.message}`));
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -54,6 +57,6 @@ export async function runMigrations(
     }
     opts.logger?.info(`migrations applied from ${migrationsFolder}`);
   } finally {
-    await client.end();
+    await client.end().catch(() => undefined);
   }
 }

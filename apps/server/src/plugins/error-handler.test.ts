@@ -25,6 +25,10 @@ describe('mapError', () => {
       wrapped('08006'),
       new Error('timeout exceeded when trying to connect'),
       new Error('Connection terminated unexpectedly'),
+      wrapped('57P03', 'the database system is starting up'),
+      wrapped('53300', 'sorry, too many clients already'),
+      new Error('Client was closed and is not queryable'),
+      Object.assign(new Error('getaddrinfo EAI_AGAIN db'), { code: 'EAI_AGAIN' }),
     ]) {
       expect(mapError(err)).toMatchObject({ status: 503, message: '数据库暂时不可用，请稍后重试' });
     }

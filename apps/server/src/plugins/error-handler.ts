@@ -2,37 +2,31 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody, ValidationIssue } from '@registry/shared/contracts/envelope';
 import { AppError, ERROR_MESSAGES, fileTooLargeMessage } from '../lib/errors';
+import { isDatabaseUnavailable } from '../db/pool';
 import { labelOf } from './field-labels';
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+export type Mapped = {
+  status: number;
+  message: string;
+  issues?: ValidationIssue[];
+  log: 'none' | 'warn' | 'error' | 'unavailable';
+};
 
-export type Mapped = { status: number; message: string; issues?: ValidationIssue[]; log: 'none' | 'warn' | 'error' };
-
-/** The PostgreSQL (or socket) error code in an error or its causes (Drizzle wraps driver errors). */
-function findDbCode(err: unknown): { code?: string; message: string } | undefined {
+/** The PostgreSQL error code in an error or its causes (Drizzle wraps driver errors). */
+function findDbCode(err: unknown): string | undefined {
   let cur: unknown = err;
   for (let depth = 0; depth < 5 && cur && typeof cur === 'object'; depth++) {
-    const e = cur as { code?: unknown; message?: unknown; cause?: unknown };
-    const message = typeof e.message === 'string' ? e.message : '';
-    if (typeof e.code === 'string' && (/^[0-9A-Z]{5}$/.test(e.code) || CONNECTION_CODES.has(e.code))) {
-      return { code: e.code, message };
-    }
-    if (
-      /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error/i.test(
-        message,
-      )
-    ) {
-      return { message };
-    }
+    const e = cur as { code?: unknown; cause?: unknown };
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
     cur = e.cause;
   }
   return undefined;
 }
 
 function mapDbError(err: unknown): Mapped | undefined {
-  const found = findDbCode(err);
-  if (!found) return undefined;
-  const code = found.code;
+  // first: a lost connection or an unreachable database is 503 whatever else the error says
+  if (isDatabaseUnavailable(err)) return { status: 503, message: ERROR_MESSAGES.dbUnavailable, log: 'unavailable' };
+  const code = findDbCode(err);
   if (code === '23505') return { status: 409, message: ERROR_MESSAGES.duplicate, log: 'warn' };
   if (code === '23503') return { status: 409, message: ERROR_MESSAGES.referenced, log: 'warn' };
   if (
@@ -44,16 +38,6 @@ function mapDbError(err: unknown): Mapped | undefined {
     code === '22P05'
   )
     return { status: 400, message: ERROR_MESSAGES.badRequest, log: 'warn' };
-  if (
-    code === undefined ||
-    CONNECTION_CODES.has(code) ||
-    code.startsWith('08') ||
-    code === '57P01' ||
-    code === '57P02' ||
-    code === '57P03' ||
-    code === '53300'
-  )
-    return { status: 503, message: ERROR_MESSAGES.dbUnavailable, log: 'error' };
   return undefined;
 }
 
@@ -103,12 +87,23 @@ export function mapError(err: FastifyError | Error): Mapped {
   return { status: 500, message: ERROR_MESSAGES.internal, log: 'error' };
 }
 
+/**
+ * The driver's own error at the end of the cause chain, code and message only: Drizzle's wrapper quotes the query
+ * and its parameters, which may hold patient data and never go to the log.
+ */
+function driverError(err: unknown): { code?: unknown; message?: unknown } {
+  let cur = err as { code?: unknown; message?: unknown; cause?: unknown };
+  for (let depth = 0; depth < 5 && cur.cause && typeof cur.cause === 'object'; depth++) cur = cur.cause as typeof cur;
+  return { code: cur.code, message: cur.message };
+}
+
 /** The one error handler: typed errors, validation failures, Fastify and PostgreSQL errors → the envelope. */
 export function registerErrorHandler(app: FastifyInstance, opts: { uploadMaxBytes: number }): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = mapError(err);
     if (mapped.status === 413 && mapped.message === '') mapped.message = fileTooLargeMessage(opts.uploadMaxBytes);
     if (mapped.log === 'error') request.log.error({ err }, 'request failed');
+    else if (mapped.log === 'unavailable') request.log.error({ db: driverError(err) }, 'database unavailable');
     else if (mapped.log === 'warn')
       request.log.warn({ err: { message: err.message, code: err.code } }, 'request rejected');
     const body: ErrorBody = {

@@ -11,6 +11,7 @@ import {
   type FieldRule,
   type FieldType,
 } from '@registry/shared/forms/definition';
+import { loadUploadedWorkbook } from '../../lib/xlsx-guard';
 
 /**
  * The data dictionary as an Excel workbook, one row per field, and back.
@@ -390,10 +391,9 @@ const COLUMN_OF_PROP: Record<string, string> = {
  */
 export async function workbookToDefinition(buffer: Buffer | Uint8Array): Promise<WorkbookImport> {
   const notes: ImportNote[] = [];
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(buffer as unknown as ExcelJS.Buffer);
-  } catch {
+  // a zip bomb is refused here (400)
+  const workbook = await loadUploadedWorkbook(Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+  if (!workbook) {
     return {
       definition: null,
       notes: [

@@ -8,6 +8,7 @@ import {
 } from '@registry/shared/contracts/patient';
 import { YES_NO_OPTIONS, type MissingCode } from '@registry/shared/forms/definition';
 import { AppError } from '../../lib/errors';
+import { loadUploadedWorkbook } from '../../lib/xlsx-guard';
 import {
   columnLetter,
   FIRST_DATA_ROW,
@@ -225,12 +226,8 @@ export async function readImportSheet(
   buffer: Buffer,
   columns: readonly ImportColumn[],
 ): Promise<{ rows: SheetRow[]; errors: ImportCellError[] }> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(buffer as unknown as ExcelJS.Buffer);
-  } catch {
-    throw new AppError(400, IMPORT_MESSAGES.unreadable);
-  }
+  const workbook = await loadUploadedWorkbook(buffer); // a zip bomb is refused here (400)
+  if (!workbook) throw new AppError(400, IMPORT_MESSAGES.unreadable);
   const sheet = workbook.getWorksheet(IMPORT_SHEET);
   if (!sheet) throw new AppError(400, IMPORT_MESSAGES.noSheet);
 

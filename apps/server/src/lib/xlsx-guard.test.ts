@@ -1,0 +1,123 @@
+import { eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projects } from '../db/schema';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { xlsxBomb, xlsxWithEntries } from '../../test/zip-bomb';
+import { assertXlsxWithinLimits, loadUploadedWorkbook, XLSX_GUARD_MESSAGES } from './xlsx-guard';
+
+type Body = { status: number; message: string; data: unknown };
+
+const GiB = 1024 * 1024 * 1024;
+
+async function smallWorkbook(): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  book.addWorksheet('患者数据').addRow(['姓名', '住院号']);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+/** The guard's verdict: the Chinese message of its 400, or 'ok'. */
+const verdict = (data: Buffer) =>
+  assertXlsxWithinLimits(data).then(
+    () => 'ok',
+    (err: { statusCode?: number; message: string }) => `${err.statusCode} ${err.message}`,
+  );
+
+describe('assertXlsxWithinLimits', () => {
+  let base: Buffer;
+  beforeAll(async () => {
+    base = await smallWorkbook();
+  });
+
+  it('should let a normal workbook through and load it', async () => {
+    expect(await verdict(base)).toBe('ok');
+    const book = await loadUploadedWorkbook(base);
+    expect(book?.getWorksheet('患者数据')?.getRow(1).getCell(1).value).toBe('姓名');
+  });
+
+  it('should refuse an entry declaring 1 GiB from the central directory, without inflating it', async () => {
+    expect(await verdict(xlsxBomb(base, GiB))).toBe(`400 ${XLSX_GUARD_MESSAGES.tooLarge}`);
+  });
+
+  it('should refuse an entry whose header lies about its size by counting what actually inflates', async () => {
+    const lying = xlsxBomb(base, GiB, 1000);
+    const t0 = Date.now();
+    expect(await verdict(lying)).toBe(`400 ${XLSX_GUARD_MESSAGES.lying}`);
+    expect(Date.now() - t0).toBeLessThan(5000); // stopped after ~1000 bytes, not 1 GiB
+  });
+
+  it('should refuse a compression ratio no workbook has, and too many entries', async () => {
+    expect(await verdict(xlsxBomb(base, 64 * 1024 * 1024))).toBe(`400 ${XLSX_GUARD_MESSAGES.ratio}`);
+    expect(await verdict(xlsxWithEntries(base, 10_001))).toBe(`400 ${XLSX_GUARD_MESSAGES.tooManyEntries}`);
+  });
+
+  it('should leave data that is not a zip archive to the reader (unreadable, not a bomb)', async () => {
+    expect(await verdict(Buffer.from('姓名,住院号\n'))).toBe('ok');
+    expect(await loadUploadedWorkbook(Buffer.from('姓名,住院号\n'))).toBeNull();
+  });
+});
+
+describe('every Excel upload refuses a zip bomb', () => {
+  let t: TestApp;
+  let owner: string;
+  let template: Buffer;
+  let dictionary: Buffer;
+
+  const multipart = (name: string, data: Buffer) => {
+    const boundary = `----bomb${Math.random().toString(16).slice(2)}`;
+    return {
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        ),
+        data,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    };
+  };
+  const upload = (url: string, data: Buffer) =>
+    t.api({ method: 'POST', url, token: owner, ...multipart('上传.xlsx', data) });
+  const ENDPOINTS = ['/patient-import/dry-run', '/patient-import/commit', '/form-definition/import/excel'];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await t.login('owner', 'Demo@2026');
+    const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
+    await t.api({ method: 'GET', url: `/web-project/change?projectId=${hf?.id ?? ''}`, token: owner });
+    template = (await t.api({ method: 'GET', url: '/patient-import/template', token: owner })).rawPayload;
+    dictionary = (await t.api({ method: 'GET', url: '/form-definition/export/excel', token: owner })).rawPayload;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('should still read normal workbooks on each endpoint', async () => {
+    const dryRun = await upload('/patient-import/dry-run', template);
+    expect(dryRun.statusCode, dryRun.body).toBe(200);
+    const imported = await upload('/form-definition/import/excel', dictionary);
+    expect(imported.statusCode, imported.body).toBe(200);
+  });
+
+  it('should answer 400 at once for a bomb with honest headers and for one whose headers lie', async () => {
+    for (const [base, url] of [
+      [template, ENDPOINTS[0]],
+      [template, ENDPOINTS[1]],
+      [dictionary, ENDPOINTS[2]],
+    ] as const) {
+      for (const [bomb, message] of [
+        [xlsxBomb(base, GiB), XLSX_GUARD_MESSAGES.tooLarge],
+        [xlsxBomb(base, GiB, 1000), XLSX_GUARD_MESSAGES.lying],
+      ] as const) {
+        const t0 = Date.now();
+        const res = await upload(url!, bomb);
+        expect({ url, status: res.statusCode, message: res.json<Body>().message }).toEqual({
+          url,
+          status: 400,
+          message,
+        });
+        expect(Date.now() - t0, url).toBeLessThan(5000); // refused without inflating the gigabyte
+      }
+    }
+  });
+});
