@@ -1,5 +1,5 @@
 import type { DefinitionProblem } from '../contracts/form-definition';
-import { unsafePatternReason } from './safe-regex';
+import { compilePattern } from './pattern';
 import type { AnyField, Definition, FieldDefinition, FormDefinition } from './definition';
 import { CHOICE_FIELD_TYPES, LAYOUT_FIELD_TYPES, NUMERIC_FIELD_TYPES } from './definition';
 import { lintLogic, listRefNodes, parseLogic, parseDateValue, type LogicRef } from './logic';
@@ -250,13 +250,8 @@ export function checkDefinition(definition: Definition, opts: CheckOptions = {})
       }
 
       if (field.pattern !== undefined) {
-        try {
-          new RegExp(field.pattern.regex);
-          const unsafe = unsafePatternReason(field.pattern.regex);
-          if (unsafe) problem('pattern.regex', `${name}的正则表达式${unsafe}：${field.pattern.regex}`);
-        } catch {
-          problem('pattern.regex', `${name}的正则表达式无效：${field.pattern.regex}`);
-        }
+        const compiled = compilePattern(field.pattern.regex);
+        if (!compiled.ok) problem('pattern.regex', `${name}的正则表达式${compiled.reason}：${field.pattern.regex}`);
         if (!['text', 'textarea'].includes(field.type) && !layout) {
           problem('pattern', `${name}只有文本字段可以设置格式校验`);
         }
