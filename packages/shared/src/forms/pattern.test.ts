@@ -2,7 +2,7 @@ import { RE2JS } from 're2js';
 import { describe, expect, it, vi } from 'vitest';
 import { checkDefinition } from './check';
 import { EMPTY_DEFINITION, type Definition, type FieldDefinition } from './definition';
-import { compilePattern, PATTERN_MAX_LENGTH, PATTERN_VALUE_MAX_LENGTH } from './pattern';
+import { compilePattern, PATTERN_DEFINITION_BUDGET, PATTERN_MAX_LENGTH, PATTERN_VALUE_MAX_LENGTH } from './pattern';
 import { validateRecord } from './record';
 
 function definitionWith(regex: string, level: 'hard' | 'soft' = 'hard'): Definition {
@@ -95,6 +95,37 @@ describe('format patterns in definitions and records', () => {
     );
     expect(checkDefinition(definitionWith('(a)\\1')).map((p) => p.message)).toContain(
       '「编码」(code)的正则表达式不能使用反向引用（如 \\1、\\k<名称>）：(a)\\1',
+    );
+  });
+
+  it('should compile a definition’s patterns within one budget, each distinct one once', () => {
+    // 300 different patterns of about 490 instructions: far over the budget; the rest are refused uncompiled.
+    const fields: FieldDefinition[] = Array.from({ length: 300 }, (_, i) => ({
+      key: `f${i}`,
+      label: `字段${i}`,
+      type: 'text',
+      pattern: { regex: `\\pL{${490 - i}}`, message: '格式错误', level: 'hard' },
+    }));
+    // And the same ordinary pattern 2 000 times: compiled once.
+    for (let i = 0; i < 2000; i++)
+      fields.push({
+        key: `p${i}`,
+        label: `电话${i}`,
+        type: 'text',
+        pattern: { regex: '1[3-9]\\d{9}', message: 'm', level: 'hard' },
+      });
+    const definition: Definition = {
+      ...EMPTY_DEFINITION,
+      categories: [{ key: 'c', title: '分类', forms: [{ key: 'f', title: '表单', fields }] }],
+    };
+    const compile = vi.spyOn(RE2JS, 'compile');
+    const problems = checkDefinition(definition);
+    const compiled = compile.mock.calls.length;
+    compile.mockRestore();
+    expect(compiled).toBeLessThanOrEqual(PATTERN_DEFINITION_BUDGET / 400 + 1);
+    expect(problems.length).toBe(300 - (compiled - 1));
+    expect(problems[0]?.message).toBe(
+      `「字段${compiled - 1}」(f${compiled - 1})的正则表达式未检查（本数据库的正则表达式合计过于复杂，请减少或简化）：\\pL{${491 - compiled}}`,
     );
   });
 

@@ -20,6 +20,13 @@ export const PATTERN_MAX_PROGRAM = 500;
 /** Longest value a pattern is run on; a longer value fails the format check without being matched. */
 export const PATTERN_VALUE_MAX_LENGTH = 300;
 
+/**
+ * Most compiled size (estimated RE2 instructions) of the distinct patterns of one definition that checkDefinition
+ * compiles: compiling costs about a microsecond an instruction, and a draft is checked on every save. 100 patterns of
+ * the largest size, or thousands of ordinary ones (`1[3-9]\d{9}` is 13).
+ */
+export const PATTERN_DEFINITION_BUDGET = 50_000;
+
 export type CompiledPattern = {
   /** Whether the whole value matches (as `^(?:pattern)$`). Never called with more than PATTERN_VALUE_MAX_LENGTH. */
   matches(value: string): boolean;
@@ -160,15 +167,22 @@ function syntaxReason(error: RE2JSSyntaxException): string {
 }
 
 /**
- * Compiles a designer's pattern, or says why it is refused. The reason reads after "…的正则表达式" (`不能使用反向引用
+ * Compiles a designer's pattern, or says why it is refused. With a budget (checkDefinition's, for a whole
+ * definition), the pattern's estimated size is taken from it, and a pattern that no longer fits is refused uncompiled. The reason reads after "…的正则表达式" (`不能使用反向引用
  * （如 \1、\k<名称>）`, `无效（缺少 )）`). Never throws.
  */
-export function compilePattern(source: string): PatternResult {
+export function compilePattern(source: string, budget?: { left: number }): PatternResult {
   if (source.length > PATTERN_MAX_LENGTH) return { ok: false, reason: `不能超过 ${PATTERN_MAX_LENGTH} 个字符` };
   const rewritten = rewriteUnicodeEscapes(source);
   if (rewritten === null) return { ok: false, reason: '无效（\\u 后须为 4 位十六进制编码，如 \\u4e00）' };
   const tooComplex = { ok: false, reason: '过于复杂（重复次数太多或太长），请简化，如用 + 代替很大的 {m,n}' } as const;
-  if (estimatedProgramSize(rewritten) > PATTERN_MAX_PROGRAM) return tooComplex;
+  const estimate = estimatedProgramSize(rewritten);
+  if (estimate > PATTERN_MAX_PROGRAM) return tooComplex;
+  if (budget !== undefined) {
+    if (estimate > budget.left)
+      return { ok: false, reason: '未检查（本数据库的正则表达式合计过于复杂，请减少或简化）' };
+    budget.left -= estimate;
+  }
   let re: RE2JS;
   try {
     re = RE2JS.compile(rewritten);
