@@ -175,21 +175,42 @@ export function compilePattern(source: string, budget?: { left: number }): Patte
   if (source.length > PATTERN_MAX_LENGTH) return { ok: false, reason: `不能超过 ${PATTERN_MAX_LENGTH} 个字符` };
   const rewritten = rewriteUnicodeEscapes(source);
   if (rewritten === null) return { ok: false, reason: '无效（\\u 后须为 4 位十六进制编码，如 \\u4e00）' };
-  const tooComplex = { ok: false, reason: '过于复杂（重复次数太多或太长），请简化，如用 + 代替很大的 {m,n}' } as const;
   const estimate = estimatedProgramSize(rewritten);
-  if (estimate > PATTERN_MAX_PROGRAM) return tooComplex;
+  if (estimate > PATTERN_MAX_PROGRAM) return TOO_COMPLEX;
   if (budget !== undefined) {
     if (estimate > budget.left)
       return { ok: false, reason: '未检查（本数据库的正则表达式合计过于复杂，请减少或简化）' };
     budget.left -= estimate;
   }
+  const hit = compiled.get(rewritten);
+  if (hit !== undefined) {
+    compiled.delete(rewritten);
+    compiled.set(rewritten, hit);
+    return hit;
+  }
+  const result = compileRe2(rewritten);
+  compiled.set(rewritten, result);
+  if (compiled.size > COMPILED_MAX) compiled.delete(compiled.keys().next().value as string);
+  return result;
+}
+
+const TOO_COMPLEX = { ok: false, reason: '过于复杂（重复次数太多或太长），请简化，如用 + 代替很大的 {m,n}' } as const;
+
+/**
+ * The compiled patterns last used, by source, least recently used out first: a record check that parses a
+ * published version anew, or a draft saved again, does not compile its patterns again.
+ */
+const compiled = new Map<string, PatternResult>();
+const COMPILED_MAX = 500;
+
+function compileRe2(source: string): PatternResult {
   let re: RE2JS;
   try {
-    re = RE2JS.compile(rewritten);
+    re = RE2JS.compile(source);
   } catch (error) {
     return { ok: false, reason: error instanceof RE2JSSyntaxException ? syntaxReason(error) : '无效' };
   }
-  if (re.programSize() > PATTERN_MAX_PROGRAM) return tooComplex;
+  if (re.programSize() > PATTERN_MAX_PROGRAM) return TOO_COMPLEX;
   return {
     ok: true,
     pattern: {
