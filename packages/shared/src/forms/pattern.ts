@@ -22,13 +22,13 @@ export const PATTERN_VALUE_MAX_LENGTH = 300;
 
 /**
  * Most compiled size (estimated RE2 instructions) of the distinct patterns of one definition that checkDefinition
- * compiles: compiling costs about a microsecond an instruction, and a draft is checked on every save. 100 patterns of
+ * compiles: compiling costs a few microseconds an instruction, and a draft is checked on every save. 100 patterns of
  * the largest size, or thousands of ordinary ones (`1[3-9]\d{9}` is 13).
  */
 export const PATTERN_DEFINITION_BUDGET = 50_000;
 
 export type CompiledPattern = {
-  /** Whether the whole value matches (as `^(?:pattern)$`). Never called with more than PATTERN_VALUE_MAX_LENGTH. */
+  /** Whether the whole value matches (as `^(?:pattern)$`); false, unmatched, past PATTERN_VALUE_MAX_LENGTH. */
   matches(value: string): boolean;
 };
 
