@@ -1,5 +1,5 @@
 import type { DefinitionProblem } from '../contracts/form-definition';
-import { unsafePatternReason } from './safe-regex';
+import { compilePattern, PATTERN_DEFINITION_BUDGET, type PatternResult } from './pattern';
 import type { AnyField, Definition, FieldDefinition, FormDefinition } from './definition';
 import { CHOICE_FIELD_TYPES, LAYOUT_FIELD_TYPES, NUMERIC_FIELD_TYPES } from './definition';
 import { lintLogic, listRefNodes, parseLogic, parseDateValue, type LogicRef } from './logic';
@@ -105,6 +105,9 @@ export function checkDefinition(definition: Definition, opts: CheckOptions = {})
   }
 
   // Per field -----------------------------------------------------------------------------------------------------
+  // Each distinct pattern is compiled once, and all of them within one budget (a draft is checked on every save).
+  const patternBudget = { left: PATTERN_DEFINITION_BUDGET };
+  const patterns = new Map<string, PatternResult>();
   const calcDeps = new Map<string, { refs: string[]; path: string; formKey: string }>();
   for (const entry of listForms(definition)) {
     const { form } = entry;
@@ -250,13 +253,10 @@ export function checkDefinition(definition: Definition, opts: CheckOptions = {})
       }
 
       if (field.pattern !== undefined) {
-        try {
-          new RegExp(field.pattern.regex);
-          const unsafe = unsafePatternReason(field.pattern.regex);
-          if (unsafe) problem('pattern.regex', `${name}的正则表达式${unsafe}：${field.pattern.regex}`);
-        } catch {
-          problem('pattern.regex', `${name}的正则表达式无效：${field.pattern.regex}`);
-        }
+        const regex = field.pattern.regex;
+        const compiled = patterns.get(regex) ?? compilePattern(regex, patternBudget);
+        patterns.set(regex, compiled);
+        if (!compiled.ok) problem('pattern.regex', `${name}的正则表达式${compiled.reason}：${field.pattern.regex}`);
         if (!['text', 'textarea'].includes(field.type) && !layout) {
           problem('pattern', `${name}只有文本字段可以设置格式校验`);
         }

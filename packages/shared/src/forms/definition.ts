@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PATTERN_MAX_LENGTH } from './pattern';
 
 /**
  * The form definition: a project's "database" of case report forms. Categories → forms → fields; a repeating group
@@ -103,8 +104,8 @@ export const ruleSchema = z.object({
 export type FieldRule = z.infer<typeof ruleSchema>;
 
 export const patternSchema = z.object({
-  /** A JavaScript regular expression source, matched against the whole value. */
-  regex: label('正则表达式', 500),
+  /** An RE2 regular expression (plus JavaScript's `\uXXXX`), matched against the whole value: see `pattern.ts`. */
+  regex: label('正则表达式', PATTERN_MAX_LENGTH),
   message: label('提示信息', 200),
   level: z.enum(VALIDATION_LEVELS).default('hard'),
 });

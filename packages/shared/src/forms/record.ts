@@ -1,5 +1,5 @@
 import type { RecordIssue } from '../contracts/form-definition';
-import { unsafePatternReason } from './safe-regex';
+import { compilePattern, PATTERN_VALUE_MAX_LENGTH, type CompiledPattern } from './pattern';
 import type { AnyField, FieldDefinition, FormDefinition, GroupColumn, ValidationLevel } from './definition';
 import { LAYOUT_FIELD_TYPES, YES_NO_OPTIONS } from './definition';
 import {
@@ -64,7 +64,7 @@ type Compiled<F extends AnyField> = {
   showIf: LogicNode | null;
   formula: LogicNode | null;
   rules: { node: LogicNode; message: string; level: ValidationLevel }[];
-  pattern: { regex: RegExp; message: string; level: ValidationLevel } | null;
+  pattern: { test: CompiledPattern; message: string; level: ValidationLevel } | null;
   holdsData: boolean;
 };
 
@@ -95,17 +95,12 @@ function parseOrNull(src: string | undefined): LogicNode | null {
 
 function compileField<F extends AnyField>(field: F): Compiled<F> {
   let pattern: Compiled<F>['pattern'] = null;
-  // An unsafe pattern (checkDefinition refuses it) is never run: it could hang the server.
-  if (field.pattern !== undefined && unsafePatternReason(field.pattern.regex) === null) {
-    try {
-      pattern = {
-        regex: new RegExp(`^(?:${field.pattern.regex})$`),
-        message: field.pattern.message,
-        level: field.pattern.level ?? 'hard',
-      };
-    } catch {
-      pattern = null;
-    }
+  if (field.pattern !== undefined) {
+    // A pattern the engine refuses (checkDefinition refuses it too, but a version published before may hold one) is
+    // never run: the field is then checked as if it had no format rule.
+    const compiled = compilePattern(field.pattern.regex);
+    if (compiled.ok)
+      pattern = { test: compiled.pattern, message: field.pattern.message, level: field.pattern.level ?? 'hard' };
   }
   return {
     field,
@@ -474,8 +469,13 @@ function checkValue(
       if (field.maxLength !== undefined && value.length > field.maxLength && [...value].length > field.maxLength) {
         hard(`${name}不能超过 ${field.maxLength} 个字符`);
       }
-      if (c.pattern !== null && field.type !== 'richtext' && !c.pattern.regex.test(value)) {
-        report(path, field.key, c.pattern.message, c.pattern.level);
+      if (c.pattern !== null && field.type !== 'richtext') {
+        // The pattern's work is bounded: a longer value is not matched and fails the format check.
+        if (value.length > PATTERN_VALUE_MAX_LENGTH) {
+          report(path, field.key, `${name}有格式要求，不能超过 ${PATTERN_VALUE_MAX_LENGTH} 个字符`, c.pattern.level);
+        } else if (!c.pattern.test.matches(value)) {
+          report(path, field.key, c.pattern.message, c.pattern.level);
+        }
       }
       return;
     }

@@ -106,6 +106,32 @@ describe('REDCap data dictionary import', () => {
     expect(checkDefinition(d as Definition)).toEqual([]);
   });
 
+  it('should turn every REDCap validation type it maps to a pattern into one the RE2 engine runs', () => {
+    const samples: [string, string, string][] = [
+      ['email', 'a.b@example.org', 'a b@x'],
+      ['phone', '(615) 322-2222', '322-2222'],
+      ['zipcode', '37212-1234', '3721'],
+      ['alpha_only', 'Abc', 'Ab1'],
+      ['time', '23:59', '24:00'],
+      ['time_mm_ss', '59:59', '60:00'],
+      ['postalcode_canada', 'K1A 0B1', 'K1A0B'],
+      ['vmrn', '0123456789', '12345678901'],
+      ['ssn', '123-45-6789', '123456789'],
+    ];
+    const result = redcapToDefinition(
+      csvOf(...samples.map(([validation]) => `v_${validation},demo,,text,${validation},,,${validation},,,,,,,,,,`)),
+    );
+    const d = result.definition as Definition;
+    expect(checkDefinition(d)).toEqual([]);
+    const form = d.categories[0]?.forms[0];
+    if (!form) throw new Error('no form');
+    for (const [validation, good, bad] of samples) {
+      expect(field(d, `v_${validation}`)?.pattern, validation).toBeDefined();
+      expect(validateRecord(form, { [`v_${validation}`]: good }, { mode: 'draft' }).issues, validation).toEqual([]);
+      expect(validateRecord(form, { [`v_${validation}`]: bad }, { mode: 'draft' }).issues, validation).toHaveLength(1);
+    }
+  });
+
   it('should rename keys that break the key rule or clash and translate the logic that refers to them', () => {
     const long = `a${'b'.repeat(70)}`;
     const result = redcapToDefinition(

@@ -276,6 +276,47 @@ describe('POST form-definition/publish', () => {
     expect((await getDraft(token)).data.latestVersion).toBeNull();
   });
 
+  it('should refuse to publish a format pattern RE2 cannot run, and check a hostile one in linear time', async () => {
+    const { token } = await freshProject();
+    const definition = sampleDefinition();
+    const fields = definition.categories[0]?.forms[0]?.fields ?? [];
+    fields.push({
+      key: 'code',
+      label: '住院号',
+      type: 'text',
+      pattern: { regex: '(?=.*\\d)\\w+', message: '住院号格式不正确', level: 'hard' },
+    });
+    const refused = await saveAndPublish(token, definition);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<Body>().issues).toEqual([
+      {
+        path: 'categories.0.forms.0.fields.4.pattern.regex',
+        message: '「住院号」(code)的正则表达式不能使用前瞻断言（(?=…)、(?!…)）：(?=.*\\d)\\w+',
+      },
+    ]);
+    expect((await getDraft(token)).data.latestVersion).toBeNull();
+
+    // A pattern that backtracks for minutes in a JavaScript RegExp on 26 characters: published, and checked at once.
+    const code = fields[4];
+    if (code) code.pattern = { regex: '^a*a*a*a*a*a*a*a*a*a*a*a*$', message: '住院号格式不正确', level: 'hard' };
+    const published = await saveAndPublish(token, definition);
+    expect(published.statusCode, published.body).toBe(200);
+    const version = published.json<Body<VersionSummary>>().data;
+    const started = performance.now();
+    const verdict = await check(token, {
+      versionId: version.id,
+      formKey: 'visit',
+      data: { weight: 60, code: `${'a'.repeat(25)}!` },
+      mode: 'draft',
+    });
+    // Generous: a backtracking engine needs 10 s and more here.
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(verdict.statusCode, verdict.body).toBe(200);
+    expect(verdict.json<Body<RecordCheckResponse>>().data.issues).toEqual([
+      expect.objectContaining({ fieldKey: 'code', message: '住院号格式不正确', level: 'hard' }),
+    ]);
+  });
+
   it('should publish v1 then v2 with a readable diff, newest first, and refuse an unchanged draft', async () => {
     const { token } = await freshProject();
     const v1 = await saveAndPublish(token, sampleDefinition());

@@ -167,6 +167,23 @@ describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
     await waitFor(() => expect(document.querySelector('.logic-input-error')).toBeNull());
   });
 
+  it('should say at once why a format pattern is refused (lookahead, back-reference) and accept an RE2 one', async () => {
+    serve();
+    server.use(
+      http.put(apiUrl('/form-definition/draft'), () => ok({ revision: 4, problems: [], unpublishedChanges: true })),
+    );
+    const { user } = await renderDesigner();
+    await user.click(findButton('添加字段'));
+    await user.click(await screen.findByText('单行文本', { selector: '.ant-dropdown-menu-title-content' }));
+    const input = await screen.findByLabelText('格式（正则表达式）');
+    fireEvent.change(input, { target: { value: '(?=.*\\d)\\w+' } });
+    expect(await screen.findByText('正则表达式不能使用前瞻断言（(?=…)、(?!…)）')).toBeInTheDocument();
+    fireEvent.change(input, { target: { value: '(a)\\1' } });
+    expect(await screen.findByText('正则表达式不能使用反向引用（如 \\1、\\k<名称>）')).toBeInTheDocument();
+    fireEvent.change(input, { target: { value: '[\\u4e00-\\u9fa5]{2,4}' } });
+    await waitFor(() => expect(document.querySelector('.prop-error')).toBeNull());
+  });
+
   it('should send the revision when saving and offer 重新加载 when someone else saved first', async () => {
     const calls = serve();
     const bodies: { revision: number; definition: Definition }[] = [];

@@ -12,6 +12,7 @@ import {
   type FieldRule,
   type FieldType,
 } from '@registry/shared/forms/definition';
+import { compilePattern } from '@registry/shared/forms/pattern';
 import { useDicts } from '../api/list-dicts';
 import { collectKeys, findField, listFieldChoices, ops, type FieldRef } from '../hooks/definition-ops';
 import { useDesignerContext } from '../hooks/designer-context';
@@ -551,14 +552,13 @@ function PatternEditor({
   disabled: boolean;
 }) {
   const pattern = field.pattern;
-  let regexError: string | null = null;
-  if (pattern?.regex) {
-    try {
-      new RegExp(pattern.regex);
-    } catch {
-      regexError = '正则表达式无效';
-    }
-  }
+  // The same engine and message as checkDefinition and the record check (RE2: no back-references, no lookaround).
+  const regex = pattern?.regex ?? '';
+  const regexError = useMemo(() => {
+    if (!regex) return null;
+    const compiled = compilePattern(regex);
+    return compiled.ok ? null : `正则表达式${compiled.reason}`;
+  }, [regex]);
   const set = (patch: Partial<NonNullable<AnyField['pattern']>>) => {
     const next = { regex: '', message: '格式不正确', level: 'hard' as const, ...pattern, ...patch };
     onChange(next.regex.trim() ? next : undefined);
