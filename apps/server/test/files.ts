@@ -34,3 +34,18 @@ export const DOCX_MIN = Buffer.from(
   'UEsDBBQAAAAIAEcRdl3GEnoHrAAAAPEAAAATAAAAW0NvbnRlbnRfVHlwZXNdLnhtbF2Puw7CMAxFf6XKihoXBgaUlIEdGPgBK3HbiOahJBT4exKQOjBax/dcWxxfdm4Wisl4J9mWd+zYi9s7UGoKcUmyKedwAEhqIouJ+0CukMFHi7mMcYSA6o4jwa7r9qC8y+Rym6uD9eJS5NFoaq4Y8xktSQZPHzVorx62bPJiY83pF6vNkmEIs1GYy02wOP3X2fphMIrWfLWF6BWlZNxoZ74Si8Ztqh56Ad+n+g9QSwMEFAAAAAgARxF2XYgeJOFrAAAAfgAAABEAAAB3b3JkL2RvY3VtZW50LnhtbEXMQQ7CIBBA0as0HKCDLlwQSs+CgC1JZ4YwKHr70pXLn5d8u37xmD6pSmZa1G3WanW2m8jhjYnaNJjE9EXtrRUDIGFP6GXmkmjYiyv6NrJu0LnGUjkkkUwbHnDX+gHoM6lr+eT4A2fhP3cnUEsBAhQDFAAAAAgARxF2XcYSegesAAAA8QAAABMAAAAAAAAAAAAAAIABAAAAAFtDb250ZW50X1R5cGVzXS54bWxQSwECFAMUAAAACABHEXZdiB4k4WsAAAB+AAAAEQAAAAAAAAAAAAAAgAHdAAAAd29yZC9kb2N1bWVudC54bWxQSwUGAAAAAAIAAgCAAAAAdwEAAAAA',
   'base64',
 );
+
+/** A multipart body with one `file` part, as a browser's upload sends it (spread into `t.api({...})`). */
+export function multipartFile(name: string, data: Buffer) {
+  const boundary = `----upload${Math.random().toString(16).slice(2)}`;
+  return {
+    payload: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      data,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}

@@ -684,6 +684,8 @@ export const fieldDictOptions = pgTable(
     tenantId: uuid('tenant_id').references(() => tenants.id),
     code: text('code').notNull(),
     label: text('label').notNull(),
+    /** Search key of the label: pinyin initials, a space, then the full toneless pinyin (`xlsj xinlishuaijie`). */
+    pinyin: text('pinyin').notNull().default(''),
     parentCode: text('parent_code'),
     sort: integer('sort').notNull().default(0),
     enabled: boolean('enabled').notNull().default(true),

@@ -13,12 +13,18 @@ const dictCode = z
   .max(64, '字典编码不能超过64个字符')
   .regex(/^[a-z][a-z0-9_]*$/, '字典编码须以小写字母开头，只能包含小写字母、数字和下划线');
 const dictName = z.string().trim().min(1, '请输入字典名称').max(100, '字典名称不能超过100个字符');
+/**
+ * Option codes: letters, digits and `_ . - + * /`, so that a hospital's diagnosis list imports as it is (国家临床版
+ * codes such as `I50.900x001`, dagger-asterisk pairs such as `A17.0+G01*`).
+ */
+export const DICT_OPTION_CODE_PATTERN = /^[A-Za-z0-9_.+*/-]+$/;
+export const DICT_OPTION_CODE_MESSAGE = '选项编码只能包含字母、数字和 _ . - + * /';
 const optionCode = z
   .string()
   .trim()
   .min(1, '请输入选项编码')
   .max(64, '选项编码不能超过64个字符')
-  .regex(/^[A-Za-z0-9_.-]+$/, '选项编码只能包含字母、数字、下划线、点和短横线');
+  .regex(DICT_OPTION_CODE_PATTERN, DICT_OPTION_CODE_MESSAGE);
 const optionLabel = z.string().trim().min(1, '请输入选项名称').max(200, '选项名称不能超过200个字符');
 
 export const dictVO = z.object({
@@ -68,7 +74,9 @@ export type DictOptionVO = z.infer<typeof dictOptionVO>;
 
 /**
  * `POST sys-field-dict-option/page` (signed in): options of one list (or all visible lists), filtered by a keyword
- * matching code or label (`I50` or `心力衰竭`), ordered by sort then code. `codes` fetches given codes (to label values).
+ * matching code, label or the label's pinyin (`I50`, `心力衰竭`, initials `xlsj` or syllables `xinli`); with a keyword
+ * the exact code comes first, then codes, labels and initials starting with it, then the rest by sort and code.
+ * `codes` fetches given codes (to label values).
  */
 export const dictOptionPageRequest = pageRequest.extend({
   dictCode: z.string().trim().max(64).optional(),
@@ -123,3 +131,62 @@ export const areaPageRequest = pageRequest.extend({
 });
 export type AreaPageRequest = z.infer<typeof areaPageRequest>;
 export const areaPageResponse = page(areaVO);
+
+/** Most data rows one import file may hold (a full 国家临床版 diagnosis list has about 40,000). */
+export const DICT_IMPORT_MAX_ROWS = 100_000;
+
+/**
+ * Columns of a code-list import file (.xlsx, first sheet, or .csv), found by their header in the first non-empty row:
+ * the code and the name are required, the others optional. Several spellings are accepted for each.
+ */
+export const DICT_IMPORT_HEADERS = {
+  code: ['编码', '代码', '编号', '诊断编码', '疾病编码', '疾病代码', '诊断代码', 'code'],
+  label: ['名称', '诊断名称', '疾病名称', '标签', 'name', 'label'],
+  parentCode: ['上级编码', '父级编码', '上级代码', 'parent', 'parent_code', 'parentcode'],
+  sort: ['排序', '序号', 'sort'],
+  enabled: ['启用', '是否启用', 'enabled'],
+} as const;
+export type DictImportColumn = keyof typeof DICT_IMPORT_HEADERS;
+
+/** `dictId` of the own list to fill, and whether options missing from the file are disabled (never deleted). */
+export const dictImportQuery = z.object({
+  dictId: z.guid('字典不存在'),
+  disableMissing: z
+    .enum(['true', 'false'], { error: 'disableMissing 只能为 true 或 false' })
+    .optional()
+    .transform((v) => v === 'true'),
+});
+export type DictImportQuery = z.input<typeof dictImportQuery>;
+
+export const dictImportError = z.object({
+  /** The row as the spreadsheet or text editor numbers it (the header row included). */
+  row: z.number().int(),
+  /** The column's header as written in the file, or null for a problem of the whole row or file. */
+  column: z.string().nullable(),
+  value: z.string().nullable(),
+  message: z.string(),
+});
+export type DictImportError = z.infer<typeof dictImportError>;
+
+/**
+ * `POST sys-field-dict/import/dry-run?dictId=&disableMissing=` and `.../commit` (`database.config`, own lists,
+ * multipart `file`): the dry run reads and checks every row and writes nothing; the commit writes every change in one
+ * transaction with one audit event, or nothing (400 with the errors as `issues`, path `第N行 列名`). Options are
+ * matched by code: new codes are added, existing ones take the file's name, parent and order (and are enabled);
+ * with `disableMissing` the list's options that the file does not name are disabled.
+ */
+export const dictImportReport = z.object({
+  fileName: z.string(),
+  /** `UTF-8`, `GB18030` … for a CSV file; null for .xlsx. */
+  encoding: z.string().nullable(),
+  rowCount: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  disabled: z.number().int(),
+  /** The first 500 problems; `errorCount` says how many there are in all. */
+  errors: z.array(dictImportError),
+  errorCount: z.number().int(),
+  ok: z.boolean(),
+});
+export type DictImportReport = z.infer<typeof dictImportReport>;

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { pinyinKey } from '../../lib/pinyin';
 import type { Db, Executor } from '../client';
 import { areas, fieldDictOptions, fieldDicts } from '../schema';
 import { areaSource, loadAreaRows, type AreaSeedRow } from './areas';
@@ -40,6 +41,7 @@ async function ensureList(tx: Executor, list: BuiltInList): Promise<boolean> {
   const expected = list.options.map((o, i) => ({
     code: o.code,
     label: o.label,
+    pinyin: pinyinKey(o.label),
     parentCode: o.parentCode ?? null,
     sort: i,
   }));
@@ -48,6 +50,7 @@ async function ensureList(tx: Executor, list: BuiltInList): Promise<boolean> {
       .select({
         code: fieldDictOptions.code,
         label: fieldDictOptions.label,
+        pinyin: fieldDictOptions.pinyin,
         parentCode: fieldDictOptions.parentCode,
         sort: fieldDictOptions.sort,
       })
@@ -85,20 +88,21 @@ async function ensureList(tx: Executor, list: BuiltInList): Promise<boolean> {
   return true;
 }
 
-type OptionRow = { code: string; label: string; parentCode: string | null; sort: number };
+type OptionRow = { code: string; label: string; pinyin: string; parentCode: string | null; sort: number };
 
 async function insertOptions(tx: Executor, dictId: string, rows: OptionRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += BATCH) {
     const part = rows.slice(i, i + BATCH);
     await tx.execute(sql`
-      insert into ${fieldDictOptions} (dict_id, tenant_id, code, label, parent_code, sort, enabled)
-      select ${dictId}::uuid, null, code, label, parent_code, sort, true
+      insert into ${fieldDictOptions} (dict_id, tenant_id, code, label, pinyin, parent_code, sort, enabled)
+      select ${dictId}::uuid, null, code, label, pinyin, parent_code, sort, true
       from unnest(
         ${sql.param(part.map((r) => r.code))}::text[],
         ${sql.param(part.map((r) => r.label))}::text[],
+        ${sql.param(part.map((r) => r.pinyin))}::text[],
         ${sql.param(part.map((r) => r.parentCode))}::text[],
         ${sql.param(part.map((r) => r.sort))}::int[]
-      ) as t(code, label, parent_code, sort)`);
+      ) as t(code, label, pinyin, parent_code, sort)`);
   }
 }
 
@@ -151,6 +155,7 @@ function sameRows(a: OptionRow[], b: OptionRow[]): boolean {
         o !== undefined &&
         r.code === o.code &&
         r.label === o.label &&
+        r.pinyin === o.pinyin &&
         r.parentCode === o.parentCode &&
         r.sort === o.sort
       );

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { mayBePinyin } from '../../lib/pinyin';
 import { areas, fieldDictOptions, fieldDicts, formDrafts, formVersions } from '../../db/schema';
 
 /** `%` and `_` of a keyword match themselves in ILIKE (the escape character is `\`). */
@@ -93,6 +94,10 @@ function optionConditions(tenantId: string, filter: OptionFilter): (SQL | undefi
       or(
         sql`${fieldDictOptions.code} ilike ${pattern} escape '\\'`,
         sql`${fieldDictOptions.label} ilike ${pattern} escape '\\'`,
+        // 拼音码: `xlsj` or `xinli` finds 心力衰竭 (the key holds the initials, a space, the full pinyin)
+        mayBePinyin(filter.keyword)
+          ? sql`${fieldDictOptions.pinyin} like ${likePattern(filter.keyword.toLowerCase())} escape '\\'`
+          : undefined,
       ),
     );
   }
@@ -100,6 +105,25 @@ function optionConditions(tenantId: string, filter: OptionFilter): (SQL | undefi
     conditions.push(filter.codes.length > 0 ? inArray(fieldDictOptions.code, filter.codes) : sql`false`);
   if (filter.enabledOnly) conditions.push(eq(fieldDictOptions.enabled, true));
   return conditions;
+}
+
+/**
+ * With a keyword, the closest matches first: the exact code (`I50`), codes starting with it (`I50.0`, `I50.9`), labels
+ * or pinyin initials starting with it, then the rest in list order.
+ */
+function keywordRank(keyword: string | undefined): SQL[] {
+  if (!keyword) return [];
+  const escaped = keyword.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const prefix = `${escaped}%`;
+  const pinyinPrefix = mayBePinyin(keyword) ? `${escaped.toLowerCase()}%` : null;
+  return [
+    sql`case
+      when ${fieldDictOptions.code} ilike ${escaped} escape '\\' then 0
+      when ${fieldDictOptions.code} ilike ${prefix} escape '\\' then 1
+      when ${fieldDictOptions.label} ilike ${prefix} escape '\\' then 2
+      when ${pinyinPrefix}::text is not null and ${fieldDictOptions.pinyin} like ${pinyinPrefix} escape '\\' then 2
+      else 3 end`,
+  ];
 }
 
 const optionColumns = {
@@ -134,7 +158,12 @@ export async function pageOptions(
     .from(fieldDictOptions)
     .innerJoin(fieldDicts, eq(fieldDicts.id, fieldDictOptions.dictId))
     .where(where)
-    .orderBy(asc(fieldDicts.code), asc(fieldDictOptions.sort), asc(fieldDictOptions.code))
+    .orderBy(
+      asc(fieldDicts.code),
+      ...keywordRank(filter.keyword),
+      asc(fieldDictOptions.sort),
+      asc(fieldDictOptions.code),
+    )
     .limit(paging.limit)
     .offset(paging.offset);
   return { total: total?.n ?? 0, records };
@@ -174,7 +203,7 @@ export async function updateOptionRow(
   db: Executor,
   tenantId: string,
   id: string,
-  set: { label?: string; sort?: number; enabled?: boolean },
+  set: { label?: string; pinyin?: string; sort?: number; enabled?: boolean },
 ) {
   await db
     .update(fieldDictOptions)
@@ -225,3 +254,90 @@ export async function pageAreas(db: Executor, filter: AreaFilter, paging: { limi
 }
 
 export type AreaRow = Awaited<ReturnType<typeof pageAreas>>['records'][number];
+
+/** Rows per statement of an import (one `unnest` each). */
+const IMPORT_BATCH = 5000;
+
+/** Serialises writers of one list (two imports at once) until the transaction ends. */
+export async function lockDictRow(tx: Executor, dictId: string): Promise<void> {
+  await tx.execute(sql`select 1 from ${fieldDicts} where id = ${dictId}::uuid for update`);
+}
+
+/** Every option of one list, for an import to compare with. */
+export async function listDictOptions(db: Executor, dictId: string) {
+  return db
+    .select({
+      id: fieldDictOptions.id,
+      code: fieldDictOptions.code,
+      label: fieldDictOptions.label,
+      parentCode: fieldDictOptions.parentCode,
+      sort: fieldDictOptions.sort,
+      enabled: fieldDictOptions.enabled,
+    })
+    .from(fieldDictOptions)
+    .where(eq(fieldDictOptions.dictId, dictId));
+}
+
+type ImportedOption = {
+  code: string;
+  label: string;
+  pinyin: string;
+  parentCode: string | null;
+  sort: number;
+  enabled: boolean;
+};
+
+export async function insertOptionRows(tx: Executor, dictId: string, tenantId: string, rows: ImportedOption[]) {
+  for (let i = 0; i < rows.length; i += IMPORT_BATCH) {
+    const part = rows.slice(i, i + IMPORT_BATCH);
+    await tx.execute(sql`
+      insert into ${fieldDictOptions} (dict_id, tenant_id, code, label, pinyin, parent_code, sort, enabled)
+      select ${dictId}::uuid, ${tenantId}::uuid, code, label, pinyin, parent_code, sort, enabled
+      from unnest(
+        ${sql.param(part.map((r) => r.code))}::text[],
+        ${sql.param(part.map((r) => r.label))}::text[],
+        ${sql.param(part.map((r) => r.pinyin))}::text[],
+        ${sql.param(part.map((r) => r.parentCode))}::text[],
+        ${sql.param(part.map((r) => r.sort))}::int[],
+        ${sql.param(part.map((r) => r.enabled))}::boolean[]
+      ) as t(code, label, pinyin, parent_code, sort, enabled)`);
+  }
+}
+
+export async function updateOptionRows(
+  tx: Executor,
+  dictId: string,
+  tenantId: string,
+  rows: (ImportedOption & { id: string })[],
+) {
+  for (let i = 0; i < rows.length; i += IMPORT_BATCH) {
+    const part = rows.slice(i, i + IMPORT_BATCH);
+    await tx.execute(sql`
+      update ${fieldDictOptions} o
+      set label = t.label, pinyin = t.pinyin, parent_code = t.parent_code, sort = t.sort, enabled = t.enabled
+      from unnest(
+        ${sql.param(part.map((r) => r.id))}::uuid[],
+        ${sql.param(part.map((r) => r.label))}::text[],
+        ${sql.param(part.map((r) => r.pinyin))}::text[],
+        ${sql.param(part.map((r) => r.parentCode))}::text[],
+        ${sql.param(part.map((r) => r.sort))}::int[],
+        ${sql.param(part.map((r) => r.enabled))}::boolean[]
+      ) as t(id, label, pinyin, parent_code, sort, enabled)
+      where o.id = t.id and o.dict_id = ${dictId}::uuid and o.tenant_id = ${tenantId}::uuid`);
+  }
+}
+
+export async function disableOptionRows(tx: Executor, dictId: string, tenantId: string, ids: string[]) {
+  for (let i = 0; i < ids.length; i += IMPORT_BATCH) {
+    await tx
+      .update(fieldDictOptions)
+      .set({ enabled: false })
+      .where(
+        and(
+          eq(fieldDictOptions.dictId, dictId),
+          eq(fieldDictOptions.tenantId, tenantId),
+          inArray(fieldDictOptions.id, ids.slice(i, i + IMPORT_BATCH)),
+        ),
+      );
+  }
+}

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API_BASE } from '@registry/shared/constants';
@@ -7,6 +7,8 @@ import {
   areaPageResponse,
   dictCreateRequest,
   dictIdQuery,
+  dictImportQuery,
+  dictImportReport,
   dictListResponse,
   dictOptionCreateRequest,
   dictOptionIdQuery,
@@ -21,11 +23,13 @@ import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
 import { auditContext } from '../../plugins/audit';
 import { ok, okSchema } from '../../plugins/envelope';
+import { readFilePart } from '../../plugins/file-transfer';
 import type { DictionaryService } from './dictionary.service';
 
 /**
  * Option lists (`sys-field-dict`, `sys-field-dict-option`) and administrative areas (`sys-area`). Reads: any signed-in
- * user (built-in lists and the tenant's own); writes: `database.config` of the current project, own lists only.
+ * user (built-in lists and the tenant's own); writes: `database.config` of the current project, own lists only —
+ * including `sys-field-dict/import/dry-run` and `/commit`, a whole code list from .xlsx or .csv.
  */
 export function registerDictionaryRoutes(root: FastifyInstance, deps: { dictionaries: DictionaryService }): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -52,6 +56,38 @@ export function registerDictionaryRoutes(root: FastifyInstance, deps: { dictiona
     dictBase,
     { schema: { querystring: dictIdQuery, response: okSchema(z.null()) }, config: write },
     async (request) => ok(await dictionaries.remove(requireAuth(request), request.query.id, auditContext(request))),
+  );
+
+  const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('cache-control', 'no-store');
+  };
+  app.post(
+    `${dictBase}/import/dry-run`,
+    {
+      schema: { querystring: dictImportQuery, response: okSchema(dictImportReport) },
+      onRequest: noStore,
+      config: write,
+    },
+    async (request) =>
+      ok(await dictionaries.importDryRun(requireAuth(request), request.query, await readFilePart(request)), '检查完成'),
+  );
+  app.post(
+    `${dictBase}/import/commit`,
+    {
+      schema: { querystring: dictImportQuery, response: okSchema(dictImportReport) },
+      onRequest: noStore,
+      config: write,
+    },
+    async (request) =>
+      ok(
+        await dictionaries.importCommit(
+          requireAuth(request),
+          request.query,
+          await readFilePart(request),
+          auditContext(request),
+        ),
+        '导入成功',
+      ),
   );
 
   app.post(

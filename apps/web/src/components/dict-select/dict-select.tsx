@@ -70,7 +70,7 @@ export function DictSelect({
       mode={multiple ? 'multiple' : undefined}
       allowClear
       disabled={disabled}
-      placeholder={placeholder ?? '输入编码或名称搜索'}
+      placeholder={placeholder ?? '输入编码、名称或拼音首字母搜索'}
       value={value ?? undefined}
       onChange={(next) => {
         setKeyword('');

@@ -118,4 +118,67 @@ describe('DictionaryManager', { timeout: 120_000 }, () => {
     expect(await within(dialog).findByText('上级选项不存在')).toBeInTheDocument();
     expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
+
+  it('should check an uploaded code list, list its bad rows, and import it only when clean', async () => {
+    serve(['database.config']);
+    const calls: string[] = [];
+    let dryRuns = 0;
+    const report = (over: Record<string, unknown>) => ({
+      fileName: '诊断.csv',
+      encoding: 'GB18030',
+      rowCount: 3,
+      created: 2,
+      updated: 1,
+      unchanged: 0,
+      disabled: 0,
+      errors: [],
+      errorCount: 0,
+      ok: true,
+      ...over,
+    });
+    server.use(
+      http.post(apiUrl('/sys-field-dict/import/dry-run'), ({ request }) => {
+        calls.push(new URL(request.url).search);
+        dryRuns += 1;
+        return ok(
+          dryRuns === 1
+            ? report({
+                ok: false,
+                errorCount: 1,
+                errors: [{ row: 3, column: '编码', value: 'I50', message: '编码与第 2 行重复' }],
+              })
+            : report({}),
+        );
+      }),
+      http.post(apiUrl('/sys-field-dict/import/commit'), ({ request }) => {
+        calls.push(`commit${new URL(request.url).search}`);
+        return ok(report({}));
+      }),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderWithProviders(<DictionaryManager />);
+    await user.click(await screen.findByRole('button', { name: '字典 NYHA 分级' }, { timeout: 20_000 }));
+    await user.click(await screen.findByRole('button', { name: /导入选项/ }));
+    const dialog = await screen.findByRole('dialog');
+    // the upload control replaces its input after each file: find it each time
+    const input = () => dialog.querySelector('input[type="file"]') as HTMLInputElement;
+
+    await user.upload(input(), new File(['x'], '诊断.csv', { type: 'text/csv' }));
+    expect(await within(dialog).findByText('编码与第 2 行重复', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(within(dialog).getByText('发现 1 处问题，文件未导入')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: '确认导入' })).toBeDisabled();
+
+    await user.upload(input(), new File(['y'], '诊断.csv', { type: 'text/csv' }));
+    expect(
+      await within(dialog).findByText(/检查通过：将新增 2 项、更新 1 项/, {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByText('GB18030')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: '确认导入' }));
+    expect(await within(dialog).findByText('导入完成', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(calls).toEqual([
+      '?dictId=d-nyha&disableMissing=false',
+      '?dictId=d-nyha&disableMissing=false',
+      'commit?dictId=d-nyha&disableMissing=false',
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Empty, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import type { DictOptionVO, DictVO } from '@registry/shared/contracts/dictionary';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { useDictOptionPage } from '../../../components/dict-select/page-dict-options';
@@ -12,6 +12,7 @@ import { useDeleteDictOption } from '../api/delete-dict-option';
 import { useDicts } from '../api/list-dicts';
 import { useUpdateDictOption } from '../api/update-dict-option';
 import { DictFormDialog } from './dict-form-dialog';
+import { DictImportDialog } from './dict-import-dialog';
 import { DictOptionFormDialog } from './dict-option-form-dialog';
 
 const WRITE = [PERMISSIONS.databaseConfig] as const;
@@ -123,7 +124,7 @@ function OptionTable({ dict, canWrite }: { dict: DictVO; canWrite: boolean }) {
         <Space wrap>
           <Input.Search
             aria-label="搜索选项"
-            placeholder="按编码或名称搜索"
+            placeholder="按编码、名称或拼音首字母搜索"
             allowClear
             onSearch={(value) => {
               setKeyword(value.trim());
@@ -228,6 +229,7 @@ export function DictionaryManager() {
   const [selectedId, setSelectedId] = useState<string | undefined>();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<DictVO | null>(null);
+  const [importing, setImporting] = useState<DictVO | null>(null);
   const remove = useDeleteDict();
   const list = dicts.data ?? [];
   const selected = list.find((d) => d.id === selectedId) ?? list[0];
@@ -254,6 +256,9 @@ export function DictionaryManager() {
                 <Button size="small" onClick={() => setEditing(selected)}>
                   编辑字典
                 </Button>
+                <Button size="small" icon={<UploadOutlined />} onClick={() => setImporting(selected)}>
+                  导入选项
+                </Button>
                 <Popconfirm
                   title={`确定删除字典“${selected.name}”吗？`}
                   description="字典及其全部选项将被删除；被表单使用的字典不能删除。"
@@ -277,6 +282,7 @@ export function DictionaryManager() {
       </div>
       <DictFormDialog open={creating} onClose={() => setCreating(false)} onSaved={(d) => setSelectedId(d.id)} />
       <DictFormDialog open={editing !== null} dict={editing} onClose={() => setEditing(null)} />
+      {importing && <DictImportDialog dict={importing} onClose={() => setImporting(null)} />}
     </div>
   );
 }

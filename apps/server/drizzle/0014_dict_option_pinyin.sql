@@ -1,0 +1,1 @@
+ALTER TABLE "field_dict_options" ADD COLUMN "pinyin" text DEFAULT '' NOT NULL;
