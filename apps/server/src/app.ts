@@ -35,7 +35,9 @@ import { createPageConfigService } from './modules/page-config/page-config.servi
 import { registerFollowupPlanRoutes } from './modules/followup/followup-plan.routes';
 import { createFollowupPlanService } from './modules/followup/followup-plan.service';
 import { registerFormRecordRoutes } from './modules/form-record/form-record.routes';
+import { createDefinitionCache } from './modules/form-record/definition-cache';
 import { createFormRecordService } from './modules/form-record/form-record.service';
+import { createRecordMigrationService } from './modules/form-record/record-migration.service';
 import { createFollowupRecordService } from './modules/followup/followup-record.service';
 import { registerFollowupTaskRoutes } from './modules/followup/followup-task.routes';
 import { createFollowupTaskService } from './modules/followup/followup-task.service';
@@ -158,8 +160,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // follow-up (issue 6): plans, assignments, task generation
   registerFollowupPlanRoutes(app, { plans: createFollowupPlanService({ db, clock }) });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
-  const formRecords = createFormRecordService({ db, clock });
-  registerFormRecordRoutes(app, { records: formRecords });
+  const definitions = createDefinitionCache();
+  const formRecords = createFormRecordService({ db, clock, definitions });
+  const recordMigration = createRecordMigrationService({ db, clock, definitions });
+  registerFormRecordRoutes(app, { records: formRecords, migration: recordMigration });
   // follow-up worklist and record (issue 6)
   registerFollowupTaskRoutes(app, {
     tasks: createFollowupTaskService({ db, clock, keys: phiKeys }),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../src/db/client';
-import { organisations, projects, tenants, users } from '../src/db/schema';
+import { centers, organisations, patients, projects, tenants, users } from '../src/db/schema';
 import { hashPassword } from '../src/lib/password';
 
 const suffix = () => randomBytes(3).toString('hex');
@@ -59,4 +59,33 @@ export async function buildProject(
     .returning();
   if (!project) throw new Error('project not created');
   return project;
+}
+
+let patientSeq = 0;
+/** A patient of the project at a new center of its own (records reference a patient; the center rule needs one). */
+export async function buildPatient(db: Db, tenantId: string, projectId: string) {
+  const [org] = await db
+    .select({ id: organisations.id })
+    .from(organisations)
+    .where(eq(organisations.tenantId, tenantId))
+    .limit(1);
+  patientSeq += 1;
+  const code = `F${suffix()}`;
+  const [center] = await db
+    .insert(centers)
+    .values({ tenantId, projectId, organisationId: org?.id ?? '', code, name: '测试中心' })
+    .returning({ id: centers.id });
+  const [patient] = await db
+    .insert(patients)
+    .values({
+      tenantId,
+      projectId,
+      centerId: center?.id ?? '',
+      seq: patientSeq,
+      patientNo: `${code}-${String(patientSeq).padStart(4, '0')}`,
+      name: '测试患者',
+    })
+    .returning({ id: patients.id, patientNo: patients.patientNo });
+  if (!patient) throw new Error('patient not created');
+  return patient;
 }

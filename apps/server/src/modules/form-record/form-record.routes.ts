@@ -25,7 +25,14 @@ import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
 import { auditContext } from '../../plugins/audit';
 import { ok, okSchema } from '../../plugins/envelope';
+import {
+  migrationApplyRequest,
+  migrationApplyResponse,
+  migrationPreviewRequest,
+  migrationPreviewResponse,
+} from '@registry/shared/contracts/record-migration';
 import type { FormRecordService } from './form-record.service';
+import type { RecordMigrationService } from './record-migration.service';
 
 /** Every answer may carry patient data: never cached (errors too). */
 const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
@@ -37,10 +44,13 @@ const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
  * call is open to `patient.list` holders and checks the action's own code (`patient.sdv` for verify, `patient.lock`
  * for lock and unlock) in the service, with the access hook's 403.
  */
-export function registerFormRecordRoutes(root: FastifyInstance, deps: { records: FormRecordService }): void {
+export function registerFormRecordRoutes(
+  root: FastifyInstance,
+  deps: { records: FormRecordService; migration: RecordMigrationService },
+): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/form-record`;
-  const { records } = deps;
+  const { records, migration } = deps;
   const access = (permission: string) => ({ onRequest: noStore, config: { permission } });
 
   app.get(
@@ -116,5 +126,23 @@ export function registerFormRecordRoutes(root: FastifyInstance, deps: { records:
     `${base}/query/close`,
     { schema: { body: queryCloseRequest, response: okSchema(queryResponse) }, ...access(PERMISSIONS.patientQuery) },
     async (request) => ok(await records.closeQuery(requireAuth(request), request.body, auditContext(request))),
+  );
+
+  app.post(
+    `${base}/migration/preview`,
+    {
+      schema: { body: migrationPreviewRequest, response: okSchema(migrationPreviewResponse) },
+      ...access(PERMISSIONS.patientEdit),
+    },
+    async (request) => ok(await migration.preview(requireAuth(request), request.body)),
+  );
+
+  app.post(
+    `${base}/migration/apply`,
+    {
+      schema: { body: migrationApplyRequest, response: okSchema(migrationApplyResponse) },
+      ...access(PERMISSIONS.patientEdit),
+    },
+    async (request) => ok(await migration.apply(requireAuth(request), request.body, auditContext(request)), '迁移完成'),
   );
 }

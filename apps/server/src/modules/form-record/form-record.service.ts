@@ -100,6 +100,22 @@ export function completeness(
   return { filled, total, missingRequired };
 }
 
+/** Cross-form values: the data of the patient's other non-repeating forms. */
+export function externalOf(
+  records: readonly ContextRecord[],
+  versions: ReadonlyMap<string, PublishedVersion>,
+  formKey: string,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const r of records) {
+    if (r.formKey === formKey || r.instance !== 1) continue;
+    const form = versions.get(r.versionId)?.forms.get(r.formKey);
+    if (!form || form.repeating) continue;
+    Object.assign(out, r.data);
+  }
+  return out;
+}
+
 export type FormRecordService = ReturnType<typeof createFormRecordService>;
 
 export function createFormRecordService(deps: { db: Db; clock: Clock; definitions?: DefinitionCache }) {
@@ -143,22 +159,6 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
       if (version && form) return { version, form };
     }
     return undefined;
-  }
-
-  /** Cross-form values: the data of the patient's other non-repeating forms. */
-  function externalOf(
-    records: readonly ContextRecord[],
-    versions: ReadonlyMap<string, PublishedVersion>,
-    formKey: string,
-  ): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const r of records) {
-      if (r.formKey === formKey || r.instance !== 1) continue;
-      const form = versions.get(r.versionId)?.forms.get(r.formKey);
-      if (!form || form.repeating) continue;
-      Object.assign(out, r.data);
-    }
-    return out;
   }
 
   const engineContext = (version: PublishedVersion, external: Record<string, unknown>): EvaluateContext => ({

@@ -19,7 +19,10 @@ export type RecordValueSource = {
 };
 
 /** The record as stored before the write (what the caller read; its `rowVersion` is the one the write expects). */
-export type ExistingRecord = Pick<RecordRow, 'id' | 'instance' | 'status' | 'rowVersion' | 'data'>;
+export type ExistingRecord = Pick<RecordRow, 'id' | 'instance' | 'status' | 'rowVersion' | 'data'> & {
+  /** The version the record is on: named in the audit event's old value when given (a version migration gives it). */
+  versionId?: string;
+};
 
 export type RecordWrite = {
   tenantId: string;
@@ -60,6 +63,8 @@ export type RecordWrite = {
    * no task yet (a record already tagged keeps its task).
    */
   followupTaskId?: string;
+  /** Write even when neither data nor status change (a record moved to another version: `versionId` changes). */
+  force?: boolean;
 };
 
 export type RecordWriteResult = {
@@ -115,7 +120,7 @@ export async function writeRecord(tx: Executor, ctx: AuditContext, input: Record
   const { form, existing, at, actorId } = input;
   const changes = diffLeaves(form, existing?.data ?? {}, input.data);
   const statusChanged = existing ? existing.status !== input.status : input.status !== 'draft';
-  if (existing && changes.length === 0 && !statusChanged)
+  if (existing && changes.length === 0 && !statusChanged && input.force !== true)
     return {
       written: false,
       record: { ...existing, versionId: input.versionId },
@@ -165,7 +170,13 @@ export async function writeRecord(tx: Executor, ctx: AuditContext, input: Record
         entityType: 'form_record',
         entityId: id,
         oldValue: existing
-          ? { ...head, status: existing.status, rowVersion: existing.rowVersion, values: values('before') }
+          ? {
+              ...head,
+              status: existing.status,
+              rowVersion: existing.rowVersion,
+              ...(existing.versionId ? { versionId: existing.versionId } : {}),
+              values: values('before'),
+            }
           : null,
         newValue: {
           ...head,

@@ -1,7 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Descriptions, Drawer, Space, Spin, Table, Typography } from 'antd';
 import type { VersionSummary } from '@registry/shared/contracts/form-definition';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import { RecordMigrationDialog } from '../../../components/record-migration/record-migration-dialog';
 import { formatTime } from '../../../lib/format-time';
+import { useMenuStore } from '../../../lib/stores/menu-store';
 import { exportDefinition } from '../api/export-definition';
 import { useVersion } from '../api/get-version';
 import { useVersions } from '../api/list-versions';
@@ -39,15 +42,42 @@ function VersionDetail({ id }: { id: string }) {
   );
 }
 
-/** 版本历史: the published versions; a version's diff against the previous one; its Excel or ODM download. */
+/**
+ * 版本历史: the published versions; a version's diff against the previous one; its Excel or ODM download; 数据迁移 of
+ * the records entered on older versions (with `patient.edit`).
+ */
 export function VersionsTab() {
   const versions = useVersions();
   const [viewing, setViewing] = useState<VersionSummary | null>(null);
+  const [migrating, setMigrating] = useState(false);
+  const canMigrate = useMenuStore((s) => s.permissions.includes(PERMISSIONS.patientEdit));
   const download = (format: 'excel' | 'odm', id: string) => void exportDefinition(format, id).catch(() => undefined);
 
+  const latest = versions.data?.[0];
   return (
     <>
       {versions.isError && <Alert type="error" showIcon title="版本历史加载失败，请稍后重试" />}
+      {canMigrate && latest && latest.versionNo > 1 && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={`已录入的记录保持录入时的版本。可将按旧版本录入的记录迁移到 v${latest.versionNo}，以便填写新增的字段。`}
+          action={
+            <Button size="small" onClick={() => setMigrating(true)}>
+              数据迁移
+            </Button>
+          }
+        />
+      )}
+      {migrating && latest && (
+        <RecordMigrationDialog
+          title={`数据迁移：将旧版本的记录迁移到 v${latest.versionNo}`}
+          selection={{}}
+          onClose={() => setMigrating(false)}
+          onDone={() => undefined}
+        />
+      )}
       <Table<VersionSummary>
         rowKey="id"
         size="middle"

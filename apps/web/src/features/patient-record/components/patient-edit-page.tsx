@@ -110,6 +110,8 @@ function RecordPane({ patientId, form, merged, selection, editorRef, onSaved, on
   }
   return (
     <RecordEditor
+      // moved to another version (升级到新版本): a new editor on the reloaded record and its version's form
+      key={initial.versionId}
       ref={editorRef}
       initial={initial}
       form={onVersion?.form ?? form}
@@ -118,6 +120,7 @@ function RecordPane({ patientId, form, merged, selection, editorRef, onSaved, on
       newInstance={isNew || (Boolean(form.repeating) && initial.id === null)}
       onSaved={onSaved}
       onDirtyChange={onDirtyChange}
+      onMigrated={() => void detail.refetch()}
     />
   );
 }

@@ -27,6 +27,7 @@ import { CrfForm } from '../../../components/crf/crf-form';
 import { pathLabel } from '../../../components/crf/crf-paths';
 import { useExternalValues } from '../../../components/crf/use-external-values';
 import { useSaveShortcut } from '../../../components/crf/use-save-shortcut';
+import { RecordMigrationDialog } from '../../../components/record-migration/record-migration-dialog';
 import { formatTime } from '../../../lib/format-time';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { toast } from '../../../lib/toast';
@@ -52,6 +53,8 @@ export type RecordEditorProps = {
   newInstance: boolean;
   onSaved: (record: FormRecordVO) => void;
   onDirtyChange: (dirty: boolean) => void;
+  /** The record was moved to the current version (升级到新版本): the caller reloads it. */
+  onMigrated?: () => void;
 };
 
 export const MASKED_HINT = '隐私信息已隐藏（您没有查看患者身份信息的权限），不能修改';
@@ -112,6 +115,7 @@ export function RecordEditor({
   newInstance,
   onSaved,
   onDirtyChange,
+  onMigrated,
 }: RecordEditorProps) {
   const { modal } = App.useApp();
   const held = useMenuStore((s) => s.permissions);
@@ -126,6 +130,7 @@ export function RecordEditor({
   const [conflictOpen, setConflictOpen] = useState(true);
   const [reloading, setReloading] = useState(false);
   const [busy, setBusy] = useState<null | 'draft' | 'submit' | 'status'>(null);
+  const [migrating, setMigrating] = useState(false);
   const missingCodes = definition.missingCodes;
 
   useEffect(() => {
@@ -455,6 +460,25 @@ export function RecordEditor({
           showIcon
           className="record-alert"
           title={`该记录按数据库 v${record.versionNo} 录入，表单按该版本显示（当前发布的版本为 v${publishedVersionNo}）。`}
+          action={
+            canEdit && status !== 'locked' && onMigrated ? (
+              <Tooltip title={blockedByDirty}>
+                <Button size="small" disabled={dirty} onClick={() => setMigrating(true)}>
+                  升级到 v{publishedVersionNo}
+                </Button>
+              </Tooltip>
+            ) : undefined
+          }
+        />
+      )}
+      {migrating && onMigrated && (
+        <RecordMigrationDialog
+          title={`升级到 v${publishedVersionNo}：${form.title}`}
+          selection={{ patientId: record.patientId, formKey: record.formKey, instance: record.instance }}
+          onClose={() => setMigrating(false)}
+          onDone={(migrated) => {
+            if (migrated > 0) onMigrated();
+          }}
         />
       )}
       {openQueries.length > 0 && record.id && (
