@@ -2,11 +2,12 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projects } from '../db/schema';
+import { multipartFile } from '../../test/files';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { xlsxBomb, xlsxWithEntries } from '../../test/zip-bomb';
 import { assertXlsxWithinLimits, loadUploadedWorkbook, XLSX_GUARD_MESSAGES } from './xlsx-guard';
 
-type Body = { status: number; message: string; data: unknown };
+type Body<T = unknown> = { status: number; message: string; data: T };
 
 const GiB = 1024 * 1024 * 1024;
 
@@ -63,22 +64,12 @@ describe('every Excel upload refuses a zip bomb', () => {
   let template: Buffer;
   let dictionary: Buffer;
 
-  const multipart = (name: string, data: Buffer) => {
-    const boundary = `----bomb${Math.random().toString(16).slice(2)}`;
-    return {
-      payload: Buffer.concat([
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-        ),
-        data,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]),
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    };
-  };
+  let codeList: Buffer;
+  let dictId: string;
   const upload = (url: string, data: Buffer) =>
-    t.api({ method: 'POST', url, token: owner, ...multipart('上传.xlsx', data) });
+    t.api({ method: 'POST', url, token: owner, ...multipartFile('上传.xlsx', data) });
   const ENDPOINTS = ['/patient-import/dry-run', '/patient-import/commit', '/form-definition/import/excel'];
+  const dictImport = (call: 'dry-run' | 'commit') => `/sys-field-dict/import/${call}?dictId=${dictId}`;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -87,6 +78,19 @@ describe('every Excel upload refuses a zip bomb', () => {
     await t.api({ method: 'GET', url: `/web-project/change?projectId=${hf?.id ?? ''}`, token: owner });
     template = (await t.api({ method: 'GET', url: '/patient-import/template', token: owner })).rawPayload;
     dictionary = (await t.api({ method: 'GET', url: '/form-definition/export/excel', token: owner })).rawPayload;
+    const list = await t.api({
+      method: 'POST',
+      url: '/sys-field-dict',
+      token: owner,
+      payload: { code: 'bomb_target', name: '诊断' },
+    });
+    dictId = list.json<Body<{ id: string }>>().data.id;
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('诊断').addRows([
+      ['编码', '名称'],
+      ['I50', '心力衰竭'],
+    ]);
+    codeList = Buffer.from(await workbook.xlsx.writeBuffer());
   });
   afterAll(async () => {
     await t?.close();
@@ -97,6 +101,8 @@ describe('every Excel upload refuses a zip bomb', () => {
     expect(dryRun.statusCode, dryRun.body).toBe(200);
     const imported = await upload('/form-definition/import/excel', dictionary);
     expect(imported.statusCode, imported.body).toBe(200);
+    const codes = await upload(dictImport('dry-run'), codeList);
+    expect(codes.statusCode, codes.body).toBe(200);
   });
 
   it('should answer 400 at once for a bomb with honest headers and for one whose headers lie', async () => {
@@ -104,13 +110,15 @@ describe('every Excel upload refuses a zip bomb', () => {
       [template, ENDPOINTS[0]],
       [template, ENDPOINTS[1]],
       [dictionary, ENDPOINTS[2]],
+      [codeList, dictImport('dry-run')],
+      [codeList, dictImport('commit')],
     ] as const) {
       for (const [bomb, message] of [
         [xlsxBomb(base, GiB), XLSX_GUARD_MESSAGES.tooLarge],
         [xlsxBomb(base, GiB, 1000), XLSX_GUARD_MESSAGES.lying],
       ] as const) {
         const t0 = Date.now();
-        const res = await upload(url!, bomb);
+        const res = await upload(url ?? '', bomb);
         expect({ url, status: res.statusCode, message: res.json<Body>().message }).toEqual({
           url,
           status: 400,

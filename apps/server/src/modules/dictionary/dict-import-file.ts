@@ -4,6 +4,7 @@ import { CsvError, parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import { DICT_IMPORT_MAX_ROWS } from '@registry/shared/contracts/dictionary';
 import { AppError } from '../../lib/errors';
+import { assertXlsxWithinLimits } from '../../lib/xlsx-guard';
 
 export const DICT_FILE_MESSAGES = {
   unsupported: '请上传 Excel（.xlsx）或 CSV 文件',
@@ -115,6 +116,7 @@ function cellText(value: ExcelJS.CellValue): string {
 }
 
 async function readXlsx(data: Buffer): Promise<FileRow[]> {
+  await assertXlsxWithinLimits(data); // a zip bomb is refused before anything is unpacked
   const rows: FileRow[] = [];
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), {
     worksheets: 'emit',
