@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { AnyField, Definition } from '@registry/shared/forms/definition';
+import { redcapToDefinition } from './redcap';
+
+/** Dictionaries as other institutions' tools save them (our own small files, see test/fixtures/redcap). */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = (name: string) => readFileSync(path.resolve(here, '../../../test/fixtures/redcap', name));
+
+const HEADER_CELLS = [
+  'Variable / Field Name',
+  'Form Name',
+  'Section Header',
+  'Field Type',
+  'Field Label',
+  'Choices, Calculations, OR Slider Labels',
+  'Field Note',
+  'Text Validation Type OR Show Slider Number',
+  'Text Validation Min',
+  'Text Validation Max',
+  'Identifier?',
+  'Branching Logic (Show field only if...)',
+  'Required Field?',
+  'Custom Alignment',
+  'Question Number (surveys only)',
+  'Matrix Group Name',
+  'Matrix Ranking?',
+  'Field Annotation',
+];
+const HEADER = HEADER_CELLS.map((h) => `"${h}"`).join(',');
+const csvOf = (...lines: string[]) => [HEADER, ...lines].join('\n');
+const fieldsOf = (d: Definition | null): AnyField[] =>
+  (d?.categories ?? []).flatMap((c) => c.forms.flatMap((f) => f.fields));
+const field = (d: Definition | null, key: string) => fieldsOf(d).find((f) => f.key === key);
+
+describe('REDCap import: encodings', () => {
+  it('should read a GBK file (Excel on Chinese Windows) as Chinese and say so in the report', () => {
+    const result = redcapToDefinition(fixture('gbk-dictionary.csv'));
+    expect(result.summary.encoding).toBe('GB18030');
+    expect(field(result.definition, 'xingbie')).toMatchObject({
+      label: '性别',
+      options: [
+        { code: '1', label: '男' },
+        { code: '2', label: '女' },
+      ],
+    });
+    expect(field(result.definition, 'tizhong')).toMatchObject({ label: '体重（公斤）', help: '空腹测量' });
+    expect(field(result.definition, 'jiwangshi')?.label).toBe('既往病史：高血压、糖尿病等');
+    expect(result.notes.some((n) => n.message.includes('GBK / GB18030') && n.message.includes('已转换为 UTF-8'))).toBe(
+      true,
+    );
+  });
+
+  it('should read a Windows-1252 file (Excel on Western Windows) with its accents and curly quotes', () => {
+    const result = redcapToDefinition(fixture('cp1252-dictionary.csv'));
+    expect(result.summary.encoding).toBe('windows-1252');
+    expect(field(result.definition, 'poids')).toMatchObject({
+      label: 'Poids à l’inclusion (kg)',
+      help: 'Mesuré à jeun — « kg »',
+    });
+    expect(fieldsOf(result.definition).some((f) => f.label === 'Données générales')).toBe(true);
+    expect(result.notes.some((n) => n.message.includes('Windows-1252'))).toBe(true);
+  });
+
+  it('should report UTF-8 for a UTF-8 file and refuse bytes no candidate encoding explains', () => {
+    expect(redcapToDefinition(Buffer.from(csvOf('a,f,,text,Âge'), 'utf8')).summary.encoding).toBe('UTF-8');
+    const refused = redcapToDefinition(
+      Buffer.concat([Buffer.from(csvOf('a,f,,text,'), 'utf8'), Buffer.from([0x81, 0x20, 0x8d, 0x0a])]),
+    );
+    expect(refused.definition).toBeNull();
+    expect(refused.notes[0]?.message).toContain('无法识别文件编码');
+  });
+});
+
+describe('REDCap import: separators, headers and quotes', () => {
+  it('should read a semicolon-separated dictionary instead of refusing it for missing columns', () => {
+    const result = redcapToDefinition(fixture('semicolon-dictionary.csv'));
+    expect(result.definition).not.toBeNull();
+    expect(result.summary.delimiter).toBe(';');
+    expect(fieldsOf(result.definition).map((f) => f.key)).toEqual(['record_id', 'dosis', 'gewicht']);
+    expect(field(result.definition, 'gewicht')?.label).toBe('Gewicht, kg');
+  });
+
+  it('should read a tab-separated dictionary', () => {
+    const result = redcapToDefinition(fixture('tab-dictionary.csv'));
+    expect(result.summary.delimiter).toBe('\t');
+    expect(field(result.definition, 'visit_date')?.type).toBe('date');
+    expect(field(result.definition, 'smoker')).toMatchObject({ type: 'yesno', label: 'Smoker, current' });
+  });
+
+  it('should match header variants by normalized name: BOM and quotes, API names, other spellings', () => {
+    const bom = redcapToDefinition(Buffer.from(`\uFEFF${csvOf('a,f,,text,A')}`, 'utf8'));
+    expect(fieldsOf(bom.definition).map((f) => f.key)).toEqual(['a']);
+    const api = redcapToDefinition(
+      [
+        'field_name,form_name,section_header,field_type,field_label,select_choices_or_calculations,field_note,' +
+          'text_validation_type_or_show_slider_number,text_validation_min,text_validation_max,identifier,' +
+          'branching_logic,required_field,custom_alignment,question_number,matrix_group_name,matrix_ranking,field_annotation',
+        'sex,demo,,radio,Sex,"1, M | 2, F",,,,,,,y,,,,,',
+      ].join('\n'),
+    );
+    expect(field(api.definition, 'sex')).toMatchObject({ type: 'radio', required: true });
+    const spaced = redcapToDefinition(
+      [['VARIABLE/FIELD NAME', 'form_name ', ...HEADER_CELLS.slice(2)].join(','), 'a,f,,text,A'].join('\n'),
+    );
+    expect(fieldsOf(spaced.definition).map((f) => f.key)).toEqual(['a']);
+  });
+
+  it('should take an unnamed first column by its position and say so', () => {
+    const result = redcapToDefinition(
+      [['变量名', ...HEADER_CELLS.slice(1)].map((h) => `"${h}"`).join(','), 'a,f,,text,A'].join('\n'),
+    );
+    expect(fieldsOf(result.definition).map((f) => f.key)).toEqual(['a']);
+    expect(result.notes).toContainEqual(
+      expect.objectContaining({ row: 1, severity: 'changed', column: 'Variable / Field Name', source: '变量名' }),
+    );
+  });
+
+  it('should refuse an unclosed quote with the row where it opens instead of merging the rows', () => {
+    const result = redcapToDefinition(fixture('unclosed-quote.csv'));
+    expect(result.definition).toBeNull();
+    expect(result.notes[0]).toMatchObject({ row: 3, severity: 'error' });
+    expect(result.notes[0]?.message).toContain('第 3 行');
+    expect(result.notes[0]?.message).toContain('引号');
+    // Closed by a quote at the end of a later row: the CSV is well-formed, the rows are merged; still refused.
+    const closedLater = redcapToDefinition(
+      csvOf(
+        'record_id,baseline,,text,"Record ID",,,,,,,,,,,,,',
+        'height,baseline,,text,"Height (cm,,,number,50,250,,,,,,,,',
+        'smoker,baseline,,radio,Smoker,,,,,,,,,,,,,note"',
+        'age,baseline,,text,Age,,,,,,,,,,,,,',
+      ),
+    );
+    expect(closedLater.definition).toBeNull();
+    expect(closedLater.notes[0]?.row).toBe(3);
+  });
+});
