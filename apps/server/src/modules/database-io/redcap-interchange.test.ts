@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AnyField, Definition } from '@registry/shared/forms/definition';
+import { evaluateForm } from '@registry/shared/forms/record';
 import { redcapToDefinition } from './redcap';
 
 /** Dictionaries as other institutions' tools save them (our own small files, see test/fixtures/redcap). */
@@ -135,5 +136,29 @@ describe('REDCap import: separators, headers and quotes', () => {
     );
     expect(closedLater.definition).toBeNull();
     expect(closedLater.notes[0]?.row).toBe(3);
+  });
+});
+
+describe('REDCap import: option codes that are missing-data codes', () => {
+  it('should keep a selected option NA readable and rename the colliding missing-data code, with the row', () => {
+    const result = redcapToDefinition(
+      csvOf(
+        'pregnant,f,,radio,Pregnant,"1, Yes | 0, No | NA, Not applicable",,,,,,,,,,,,',
+        'why_na,f,,text,Why not applicable,,,,,,,"[pregnant] = \'NA\'",,,,,,',
+        'reason,f,,dropdown,Reason,"UNK, Unknown | 2, Other",,,,,,,,,,,,',
+      ),
+    );
+    const d = result.definition;
+    const codes = d?.missingCodes.map((m) => m.code);
+    expect(codes).toEqual(['MISSING_NA', 'MISSING_UNK', 'ND', 'ASKU']);
+    const form = d?.categories[0]?.forms[0];
+    if (!d || !form) throw new Error('no form');
+    const evaluated = evaluateForm(form, { pregnant: 'NA' }, { missingCodes: d.missingCodes });
+    expect(evaluated.hidden).not.toContain('why_na');
+    expect(result.notes).toContainEqual(
+      expect.objectContaining({ row: 2, fieldKey: 'pregnant', severity: 'changed', source: 'NA' }),
+    );
+    expect(result.notes).toContainEqual(expect.objectContaining({ row: 4, fieldKey: 'reason', source: 'UNK' }));
+    expect(result.notes.find((n) => n.fieldKey === 'pregnant' && n.source === 'NA')?.message).toContain('MISSING_NA');
   });
 });

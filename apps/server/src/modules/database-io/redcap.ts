@@ -504,6 +504,7 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
     src: string;
   };
   const pendingLogic: Pending[] = [];
+  const optionFields: [Row, FieldDefinition, string][] = [];
 
   for (const row of rows) {
     const variable = row.get('variable');
@@ -714,6 +715,7 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
         } else {
           field.type = redcapType === 'checkbox' ? 'checkbox' : 'radio';
           field.options = options;
+          optionFields.push([row, field, form.key]);
         }
         break;
       }
@@ -903,9 +905,33 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
       });
     }
 
+  // Missing-data codes the import adds must not be option codes of the file: logic reads a missing code as blank, so a
+  // selected option `NA` would read as blank. Such a missing code is renamed (`NA` → `MISSING_NA`) and listed.
+  const optionRows = new Map<string, { row: Row; formKey: string; fieldKey: string }[]>();
+  for (const [row, field, formKey] of optionFields)
+    for (const o of field.options ?? []) {
+      const list = optionRows.get(o.code) ?? [];
+      list.push({ row, formKey, fieldKey: field.key });
+      optionRows.set(o.code, list);
+    }
+  const missingCodes = DEFAULT_MISSING_CODES.map((m) => {
+    const users = optionRows.get(m.code);
+    if (!users) return m;
+    let renamed = `MISSING_${m.code}`;
+    for (let n = 2; optionRows.has(renamed); n++) renamed = `MISSING_${m.code}_${n}`;
+    for (const u of users)
+      note(
+        u.row,
+        'changed',
+        `选项编码 ${m.code} 与系统缺失值编码 ${m.code}（${m.label}）相同，为免选中该选项被当作“未填”，本库的缺失值编码改为 ${renamed}`,
+        { column: 'choices', formKey: u.formKey, fieldKey: u.fieldKey, source: m.code },
+      );
+    return { ...m, code: renamed };
+  });
+
   const parsed = definitionSchema.safeParse({
     categories: [{ key: REDCAP_CATEGORY_KEY, title: REDCAP_CATEGORY_TITLE, forms }],
-    missingCodes: DEFAULT_MISSING_CODES,
+    missingCodes,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
