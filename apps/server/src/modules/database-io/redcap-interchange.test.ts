@@ -162,3 +162,46 @@ describe('REDCap import: option codes that are missing-data codes', () => {
     expect(result.notes.find((n) => n.fieldKey === 'pregnant' && n.source === 'NA')?.message).toContain('MISSING_NA');
   });
 });
+
+describe('REDCap import: bounds and downgrades', () => {
+  it('should carry comma-decimal bounds (0,5) of a comma-decimal field', () => {
+    const result = redcapToDefinition(fixture('semicolon-dictionary.csv'));
+    expect(field(result.definition, 'dosis')).toMatchObject({ type: 'decimal', min: 0.5, max: 12.75 });
+    expect(field(result.definition, 'gewicht')).toMatchObject({ type: 'decimal', precision: 1, min: 2.5, max: 300 });
+    expect(
+      result.notes.filter((n) => n.column === 'Text Validation Min' || n.column === 'Text Validation Max'),
+    ).toEqual([]);
+  });
+
+  it('should note each silent downgrade with its row: ontology, dropdown, autocomplete, a label too long for help', () => {
+    const long = 'L'.repeat(2100);
+    const result = redcapToDefinition(
+      csvOf(
+        'dx,f,,text,Diagnosis,BIOPORTAL:ICD10,,,,,,,,,,,,',
+        'site,f,,dropdown,Site,"1, Beijing | 2, Shanghai",,autocomplete,,,,,,,,,,',
+        `story,f,,notes,${long},,"Say it all",,,,,,,,,,,`,
+      ),
+    );
+    const noteAt = (row: number, column: string) => result.notes.filter((n) => n.row === row && n.column === column);
+    expect(noteAt(2, 'Choices, Calculations, OR Slider Labels')[0]).toMatchObject({
+      severity: 'untranslated',
+      fieldKey: 'dx',
+      source: 'BIOPORTAL:ICD10',
+    });
+    expect(noteAt(2, 'Choices, Calculations, OR Slider Labels')[0]?.message).toContain('本体');
+    expect(noteAt(3, 'Field Type')[0]?.message).toContain('下拉框已转为单选');
+    expect(noteAt(3, 'Text Validation Type OR Show Slider Number')[0]?.message).toContain('autocomplete');
+    const label = noteAt(4, 'Field Label')[0];
+    expect(label?.severity).toBe('untranslated');
+    expect(label?.message).not.toContain('全文放入帮助说明');
+    expect(label?.message).toContain('只保留了前 1989 字');
+    expect(field(result.definition, 'story')?.help).toBe(`Say it all\n${long.slice(0, 1989)}`);
+  });
+
+  it('should keep a long label whole in help when it fits, and say so', () => {
+    const long = 'M'.repeat(800);
+    const result = redcapToDefinition(csvOf(`story,f,,notes,${long},,,,,,,,,,,,,`));
+    expect(field(result.definition, 'story')?.help).toBe(long);
+    expect(result.notes.find((n) => n.row === 2 && n.column === 'Field Label')?.message).toContain('全文放入帮助说明');
+  });
+});

@@ -564,21 +564,30 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
       label = variable;
       note(row, 'changed', `字段名称为空，已使用变量名 ${variable}`, { ...at, column: 'label' });
     }
-    if (label.length > LABEL_MAX) {
-      help = label.slice(0, HELP_MAX);
-      label = `${label.slice(0, LABEL_MAX - 1)}…`;
-      note(row, 'changed', `字段名称超过 ${LABEL_MAX} 字，已截断（全文放入帮助说明）`, {
-        ...at,
-        column: 'label',
-        source: rawLabel,
-      });
-    }
+    const fullLabel = label.length > LABEL_MAX ? label : null;
+    if (fullLabel !== null) label = `${label.slice(0, LABEL_MAX - 1)}…`;
     const fieldNote = row.get('note');
-    if (fieldNote) {
-      const text = stripHtml(fieldNote);
-      if (text !== fieldNote && looksLikeHtml(fieldNote))
-        note(row, 'changed', '字段说明中的 HTML 格式已去除', { ...at, column: 'note', source: fieldNote });
-      help = help ? `${text}\n${help}`.slice(0, HELP_MAX) : text.slice(0, HELP_MAX);
+    const noteText = fieldNote ? stripHtml(fieldNote) : '';
+    if (fieldNote && noteText !== fieldNote && looksLikeHtml(fieldNote))
+      note(row, 'changed', '字段说明中的 HTML 格式已去除', { ...at, column: 'note', source: fieldNote });
+    const helpText = [noteText, fullLabel].filter(Boolean).join('\n');
+    if (helpText) help = helpText.slice(0, HELP_MAX);
+    if (fieldNote && noteText.length > HELP_MAX)
+      note(row, 'untranslated', `字段说明超过 ${HELP_MAX} 字，只保留了前 ${HELP_MAX} 字`, {
+        ...at,
+        column: 'note',
+        source: fieldNote,
+      });
+    if (fullLabel !== null) {
+      const kept = Math.max(0, HELP_MAX - (noteText ? noteText.length + 1 : 0));
+      note(
+        row,
+        kept >= fullLabel.length ? 'changed' : 'untranslated',
+        kept >= fullLabel.length
+          ? `字段名称超过 ${LABEL_MAX} 字，已截断（全文放入帮助说明）`
+          : `字段名称超过 ${LABEL_MAX} 字，已截断；帮助说明最多 ${HELP_MAX} 字${noteText ? '（已含字段说明）' : ''}，全文 ${fullLabel.length} 字只保留了前 ${kept} 字`,
+        { ...at, column: 'label', source: rawLabel },
+      );
     }
 
     const field: FieldDefinition = { key, type: 'text', label };
@@ -590,14 +599,15 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
     const max = row.get('max');
     let rangeUsed = false;
 
-    const setNumberRange = () => {
+    const setNumberRange = (commaDecimal = false) => {
       rangeUsed = true;
       for (const [bound, text] of [
         ['min', min],
         ['max', max],
       ] as const) {
         if (!text) continue;
-        const n = Number(text);
+        // A comma-decimal field writes its bounds the same way (`0,5`); a single comma between digits is the point.
+        const n = Number(commaDecimal && /^-?\d+,\d+$/.test(text) ? text.replace(',', '.') : text);
         if (text !== '' && Number.isFinite(n)) field[bound] = n;
         else
           note(row, 'untranslated', `${bound === 'min' ? '最小值' : '最大值'} ${text} 不是数字，未导入`, {
@@ -647,6 +657,16 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
 
     switch (redcapType) {
       case 'text': {
+        // An ontology field (BioPortal / FHIR terminology lookup) names its service in the choices column.
+        if (choices)
+          note(
+            row,
+            'untranslated',
+            /^[A-Z0-9_-]+:\S+/i.test(choices)
+              ? `本体查询字段（${choices}）无法转换，已作为单行文本导入（不再按术语表查询）`
+              : '文本字段的“选项”列内容未导入',
+            { ...at, column: 'choices', source: choices },
+          );
         if (!validation) break;
         if (/^date_(ymd|mdy|dmy)$/.test(validation)) {
           field.type = 'date';
@@ -673,7 +693,7 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
               column: 'validation',
               source: validation,
             });
-          setNumberRange();
+          setNumberRange(validation.endsWith('comma_decimal'));
         } else if (validation === 'number_comma_decimal') {
           field.type = 'decimal';
           note(row, 'changed', '小数以点号输入（REDCap 为逗号小数）', {
@@ -681,7 +701,7 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
             column: 'validation',
             source: validation,
           });
-          setNumberRange();
+          setNumberRange(true);
         } else if (PATTERNS[validation]) {
           const p = PATTERNS[validation];
           field.pattern = { regex: p.regex, message: p.message, level: 'hard' };
@@ -716,6 +736,24 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
           field.type = redcapType === 'checkbox' ? 'checkbox' : 'radio';
           field.options = options;
           optionFields.push([row, field, form.key]);
+          if (redcapType === 'dropdown')
+            note(row, 'changed', '下拉框已转为单选（本系统的单选题按选项逐个显示）', {
+              ...at,
+              column: 'type',
+              source: redcapType,
+            });
+          if (validation === 'autocomplete')
+            note(row, 'untranslated', '下拉框的自动补全（autocomplete）未导入', {
+              ...at,
+              column: 'validation',
+              source: validation,
+            });
+          else if (validation)
+            note(row, 'untranslated', `选择题的校验类型 ${validation} 未导入`, {
+              ...at,
+              column: 'validation',
+              source: validation,
+            });
         }
         break;
       }
