@@ -605,7 +605,7 @@ describe('GET form-record/detail and form-record/patient/{patientId}', () => {
     expect(fresh.data).toEqual({ mg_per_kg: 2, total_mg: 260, heavy_note: '肥胖' });
     expect(fresh.rowVersion).toBe(dose.rowVersion + 1);
     expect(fresh.points.find((p) => p.path === 'total_mg')).toMatchObject({ versions: 2, lastSource: 'calc' });
-    const events = await auditOf(dose.id);
+    const events = await auditOf(dose.id ?? '');
     expect(events.at(-1)).toMatchObject({
       action: 'form_record.recalculate',
       reason: '引用的表单「体格」已修改，计算字段自动重算',
