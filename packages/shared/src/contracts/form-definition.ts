@@ -209,7 +209,7 @@ export const importResponse = z.object({
   fieldCount: z.number().int(),
   /** Problems the engine finds in the imported definition. */
   problems: z.array(definitionProblem),
-  /** REDCap import: data rows read, and branching rules / calculations found and translated. */
+  /** REDCap import: data rows read, branching rules / calculations found and translated, encoding and separator. */
   summary: z
     .object({
       rows: z.number().int(),
@@ -217,6 +217,10 @@ export const importResponse = z.object({
       branchingTranslated: z.number().int(),
       calcs: z.number().int(),
       calcsTranslated: z.number().int(),
+      /** The encoding the file was read in (converted to UTF-8): `UTF-8`, `UTF-16LE`, `UTF-16BE`, `GB18030`, `windows-1252`. */
+      encoding: z.string(),
+      /** The field separator detected from the header line: `,`, `;` or a tab. */
+      delimiter: z.string(),
     })
     .optional(),
 });

@@ -180,9 +180,11 @@ describe('evaluateLogic', () => {
     expect(run('log(100, 10)')).toBe(2);
   });
 
-  it('should compute datediff as d2 minus d1 in the unit asked, signed', () => {
+  it('should compute datediff as the distance in the unit asked, as REDCap does', () => {
     expect(run("datediff('2020-01-01', '2020-01-31', 'd')")).toBe(30);
-    expect(run("datediff('2020-01-31', '2020-01-01', 'd')")).toBe(-30);
+    // REDCap's returnSignedValue defaults to false: an age written today-first is not negative.
+    expect(run("datediff('2020-01-31', '2020-01-01', 'd')")).toBe(30);
+    expect(run("rounddown(datediff('today', [dob], 'y', 'ymd'))", { dob: '1980-01-01' })).toBe(46);
     expect(run("datediff('2020-01-01T08:00', '2020-01-01T10:30', 'h')")).toBe(2.5);
     expect(run("datediff('2020-01-01T08:00', '2020-01-01T08:45', 'm')")).toBe(45);
     expect(run("round(datediff('2000-01-01', '2010-01-01', 'y'), 2)")).toBe(10);
@@ -191,6 +193,22 @@ describe('evaluateLogic', () => {
     // 365.2425-day years (REDCap): on the very birthday the fraction falls just short, the day after it is whole.
     expect(run("rounddown(datediff([dob], today(), 'y'))", { dob: '2000-03-14' })).toBe(26);
     expect(run("datediff('2020-01-31', '2020-01-01', 'd', 'ymd', false)")).toBe(30);
+  });
+
+  it('should give d2 minus d1 when the signed flag is true', () => {
+    expect(run("datediff('2020-01-31', '2020-01-01', 'd', 'ymd', true)")).toBe(-30);
+    expect(run('datediff("2020-01-31", "2020-01-01", "d", true)')).toBe(-30);
+    expect(run("datediff('2020-01-01', '2020-01-31', 'd', 'ymd', true)")).toBe(30);
+  });
+
+  it('should compute datediff between times of day (REDCap time fields) and between datetimes', () => {
+    expect(run("datediff([start], [end], 'm')", { start: '08:30', end: '10:15' })).toBe(105);
+    expect(run("datediff([start], [end], 'h')", { start: '10:15', end: '08:15' })).toBe(2);
+    expect(run("datediff([start], [end], 'h', true)", { start: '10:15', end: '08:15' })).toBe(-2);
+    expect(run("datediff([start], [end], 's')", { start: '08:00:05', end: '08:01:00' })).toBe(55);
+    expect(run("datediff([a], [b], 'h')", { a: '2020-01-02 06:00', b: '2020-01-01T18:00' })).toBe(12);
+    expect(run("datediff([a], [b], 'm')", { a: '08:30', b: '2020-01-01T10:00' })).toBeNull();
+    expect(run("datediff([a], [b], 'm')", { a: '25:00', b: '10:00' })).toBeNull();
   });
 
   it('should give null for datediff when a date is invalid or the unit unknown', () => {

@@ -27,11 +27,13 @@
  *   Only `true`, a non-zero number and a non-empty string other than '0' are truthy (`isTruthy`).
  * - `[key(code)]` is 1 when the checkbox holds that option code (or the single-choice value equals it), else 0.
  *   `[key]` of a checkbox reads as its codes joined by ','; of a group or file list as its number of rows.
- * - `datediff(d1, d2, unit)` = d2 − d1, signed, in unit 'y' (days / 365.2425), 'M' (days / 30.44), 'd', 'h', 'm'
- *   or 's', not rounded (wrap it in `rounddown` for completed years). A REDCap date-format 4th argument ('ymd', ...)
- *   is accepted and ignored (our dates are ISO); a boolean last argument `false` returns the absolute value. Dates
- *   are `YYYY-MM-DD` or `YYYY-MM-DDTHH:mm` (seconds and a space separator accepted), read as UTC; 'today' is the
- *   scope's `today` (else the machine's local date). An invalid date gives null.
+ * - `datediff(d1, d2, unit, format, signed)` as REDCap's: the distance between d1 and d2 in unit 'y'
+ *   (days / 365.2425), 'M' (days / 30.44), 'd', 'h', 'm' or 's', not rounded (wrap it in `rounddown` for completed
+ *   years). Absolute unless the last argument is `true` (REDCap's returnSignedValue, default false), then d2 − d1.
+ *   A REDCap date-format argument ('ymd', ...) is accepted and ignored (our dates are ISO). Dates are `YYYY-MM-DD`
+ *   or `YYYY-MM-DDTHH:mm` (seconds and a space separator accepted), read as UTC; 'today' is the scope's `today`
+ *   (else the machine's local date). Two times of day (`HH:MM`, `HH:MM:SS`, REDCap's time fields) are read on the
+ *   same day; a time against a date, or an invalid value, gives null.
  * - `round(x, n)` rounds half away from zero; `roundup` away from zero; `rounddown` toward zero.
  * - `sum`, `mean`, `min`, `max`, `median`, `stdev` ignore blank and non-numeric arguments; all blank → null.
  * - Evaluation is total: it never throws, whatever the data.
@@ -606,6 +608,18 @@ function dateOf(value: LogicValue, scope: LogicScope): number | null {
   return parseDateValue(text);
 }
 
+const TIME_RE = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
+
+/** A time of day (`HH:MM`, `HH:MM:SS`) as milliseconds since midnight; anything else null. */
+function timeOf(value: LogicValue): number | null {
+  if (typeof value !== 'string') return null;
+  const m = TIME_RE.exec(value.trim());
+  if (m === null) return null;
+  const [h, min, sec] = [Number(m[1]), Number(m[2]), m[3] === undefined ? 0 : Number(m[3])];
+  if (h > 23 || min > 59 || sec > 59) return null;
+  return ((h * 60 + min) * 60 + sec) * 1000;
+}
+
 const UNIT_MS: Record<string, number> = {
   y: 365.2425 * 86400000,
   M: 30.44 * 86400000,
@@ -779,13 +793,17 @@ function evalCall(node: Extract<LogicNode, { kind: 'call' }>, scope: LogicScope)
       return finite(Math.sqrt(ns.reduce((s, n) => s + (n - mean) ** 2, 0) / (ns.length - 1)));
     }
     case 'datediff': {
-      const d1 = dateOf(a0, scope);
-      const d2 = dateOf(a1, scope);
+      const t1 = timeOf(a0);
+      const t2 = timeOf(a1);
+      const times = t1 !== null && t2 !== null;
+      const d1 = times ? t1 : dateOf(a0, scope);
+      const d2 = times ? t2 : dateOf(a1, scope);
       const unit = args[2];
       if (d1 === null || d2 === null || typeof unit !== 'string') return null;
       const ms = UNIT_MS[unit];
       if (ms === undefined) return null;
-      const signed = args.slice(3).every((a) => a !== false && !(typeof a === 'string' && a.toLowerCase() === 'false'));
+      const flag = args.length > 3 ? args[args.length - 1] : undefined;
+      const signed = flag === true || (typeof flag === 'string' && flag.trim().toLowerCase() === 'true');
       const diff = (d2 - d1) / ms;
       return finite(signed ? diff : Math.abs(diff));
     }

@@ -332,6 +332,8 @@ export function checkOdmStructure(xml: string): string[] {
   if (root.attrs.xmlns !== 'http://www.cdisc.org/ns/odm/v1.3') problems.push('ODM namespace missing');
   const defs = new Map<string, Set<string>>();
   const refs: { kind: string; oid: string; where: string }[] = [];
+  const itemLists: { where: string; type: string; oid: string }[] = [];
+  const listTypes = new Map<string, string>();
   const REF_TARGET: Record<string, string> = {
     StudyEventOID: 'StudyEventDef',
     FormOID: 'FormDef',
@@ -367,8 +369,20 @@ export function checkOdmStructure(xml: string): string[] {
       if (v !== undefined && !/^\d+$/.test(v)) problems.push(`${where}: ${attr}="${v}" is not an integer`);
     }
     if (node.attrs.Length === '0') problems.push(`${where}: Length must be positive`);
-    if (node.name === 'TranslatedText' && node.attrs['xml:lang'] !== 'zh')
-      problems.push(`${where}: xml:lang should be zh`);
+    if (node.name === 'TranslatedText') {
+      // Tagged by content: zh for Chinese, en (or nothing) for plain ASCII, nothing for other scripts.
+      const lang = node.attrs['xml:lang'];
+      const chinese = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/.test(node.text);
+      // eslint-disable-next-line no-control-regex
+      const ascii = /^[\x00-\x7f]*$/.test(node.text);
+      if (chinese ? lang !== 'zh' : ascii ? lang !== undefined && lang !== 'en' : lang !== undefined)
+        problems.push(`${where}: xml:lang="${lang ?? ''}" does not match the text "${node.text.slice(0, 40)}"`);
+    }
+    if (node.name === 'ItemDef') {
+      const ref = node.children.find((ch) => ch.name === 'CodeListRef')?.attrs.CodeListOID;
+      if (ref) itemLists.push({ where, type: node.attrs.DataType ?? '', oid: ref });
+    }
+    if (node.name === 'CodeList' && node.attrs.OID) listTypes.set(node.attrs.OID, node.attrs.DataType ?? '');
     if (!spec.children && node.children.length > 0) problems.push(`${where}: no element content allowed`);
     if (spec.children) checkChildren(node, spec, where, problems);
     if (node.attrs.OID && node.name !== 'Study' && node.name !== 'MetaDataVersion') {
@@ -384,6 +398,12 @@ export function checkOdmStructure(xml: string): string[] {
     for (const child of node.children) visit(child, where);
   };
   visit(root, '');
+  // §3.1.1.3.6.5: an item's DataType is its code list's DataType.
+  for (const item of itemLists) {
+    const listType = listTypes.get(item.oid);
+    if (listType !== undefined && listType !== item.type)
+      problems.push(`${item.where}: DataType ${item.type} differs from CodeList ${item.oid} DataType ${listType}`);
+  }
   for (const ref of refs) {
     if (!defs.get(ref.kind)?.has(ref.oid)) problems.push(`${ref.where}: no ${ref.kind} with OID ${ref.oid}`);
   }

@@ -2,13 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { definitionArb } from '@registry/shared/forms/testing/arbitraries';
 import type { Definition } from '@registry/shared/forms/definition';
 import { SAMPLE_DEFINITION } from '../../../test/fixtures/sample-definition';
 import { HF_REG_DEFINITION, HFPEF_DEFINITION, T2DM_DEFINITION } from '../../db/seed-database';
-import { definitionToOdm, type OdmStudyInfo } from './odm';
+import { definitionToOdm, langOf, type OdmStudyInfo } from './odm';
 import { checkOdmStructure, parseXml, type XmlElement } from './odm-structure.test-support';
 
 const STUDY: OdmStudyInfo = {
@@ -30,17 +31,23 @@ const hasXmllint = (() => {
     return false;
   }
 })();
-/** Directory holding the official `ODM1-3-2.xsd` (with its imports); no npm package ships it. */
-const xsdDir = process.env.ODM_XSD_DIR;
+/**
+ * The official ODM 1.3.2 XSD (with its imports; no npm package ships it): ODM_XSD_DIR, else the team's shared folder
+ * beside the checkout (`<repo>/../shared/fixtures/odm`). Where it exists every run validates against it; in CI
+ * (CI=true) its absence fails; on a fresh clone without it the schema tests are not part of the run.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const sharedXsdDir = path.resolve(here, '../../../../..', '../shared/fixtures/odm');
+const xsdDir = process.env.ODM_XSD_DIR ?? (existsSync(sharedXsdDir) ? sharedXsdDir : null);
 const xsdPath = xsdDir ? path.join(xsdDir, 'ODM1-3-2.xsd') : null;
 
-/** xmllint on the document: well-formedness always, the ODM 1.3.2 XSD when ODM_XSD_DIR is set. */
+/** xmllint on the document: well-formedness always, the ODM 1.3.2 XSD when it is found (see xsdDir). */
 function xmllint(xml: string): { ok: boolean; output: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'odm-'));
   const file = path.join(dir, 'odm.xml');
   writeFileSync(file, xml);
   try {
-    const args = ['--noout', '--nonet', ...(xsdPath && existsSync(xsdPath) ? ['--schema', xsdPath] : []), file];
+    const args = ['--noout', '--nonet', ...(xsdPath ? ['--schema', xsdPath] : []), file];
     const output = execFileSync('xmllint', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     return { ok: true, output };
   } catch (e) {
@@ -65,7 +72,7 @@ describe('CDISC ODM 1.3.2 export', () => {
   });
 
   it.runIf(hasXmllint)(
-    `should be accepted by xmllint${xsdPath ? ' against the ODM 1.3.2 XSD' : ' (well-formed; set ODM_XSD_DIR for the XSD)'} when exported`,
+    `should be accepted by xmllint${xsdPath ? ' against the ODM 1.3.2 XSD' : ' (well-formed; no ODM schema beside the checkout)'} when exported`,
     () => {
       const result = xmllint(xml);
       expect(result.output).not.toMatch(/error/i);
@@ -272,3 +279,96 @@ describe('CDISC ODM 1.3.2 export', () => {
     expect(more.some((p) => p.includes('OID="I.weight" not unique'))).toBe(true);
   });
 });
+
+/** An imported REDCap-like definition: English and French labels, integer and text option codes, yes/no. */
+const IMPORTED: Definition = {
+  missingCodes: [{ code: 'MISSING_NA', label: '不适用' }],
+  categories: [
+    {
+      key: 'redcap',
+      title: 'REDCap 导入',
+      forms: [
+        {
+          key: 'baseline',
+          title: 'Baseline',
+          fields: [
+            {
+              key: 'sex',
+              type: 'radio',
+              label: 'Sex',
+              options: [
+                { code: '1', label: 'Male' },
+                { code: '2', label: 'Female' },
+              ],
+            },
+            {
+              key: 'site',
+              type: 'radio',
+              label: 'Site',
+              options: [
+                { code: 'A', label: 'Beijing' },
+                { code: '01', label: 'Other' },
+              ],
+            },
+            { key: 'smoker', type: 'yesno', label: 'Fumeur à l’inclusion' },
+            { key: 'weight', type: 'decimal', label: '体重', unit: 'kg', min: 0.5 },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+describe('CDISC ODM 1.3.2 export: data types and languages', () => {
+  const xml = definitionToOdm(IMPORTED, STUDY);
+  const doc = parseXml(xml);
+  const listOf = (itemOid: string) =>
+    byOid(
+      doc,
+      'CodeList',
+      all(byOid(doc, 'ItemDef', itemOid) as XmlElement, 'CodeListRef')[0]?.attrs.CodeListOID ?? '',
+    );
+
+  it('should give a choice item the DataType of its code list: integer when every code is an integer, else text', () => {
+    expect(byOid(doc, 'ItemDef', 'I.sex')?.attrs.DataType).toBe('integer');
+    expect(listOf('I.sex')?.attrs.DataType).toBe('integer');
+    expect(byOid(doc, 'ItemDef', 'I.site')?.attrs.DataType).toBe('text');
+    expect(listOf('I.site')?.attrs.DataType).toBe('text');
+    expect(byOid(doc, 'ItemDef', 'I.smoker')?.attrs.DataType).toBe(listOf('I.smoker')?.attrs.DataType);
+    expect(checkOdmStructure(xml)).toEqual([]);
+    for (const definition of [SAMPLE_DEFINITION, HF_REG_DEFINITION, HFPEF_DEFINITION, T2DM_DEFINITION])
+      expect(checkOdmStructure(definitionToOdm(definition, STUDY))).toEqual([]);
+  });
+
+  it('should tag text by its language: zh for Chinese, en for ASCII, none for other scripts', () => {
+    const question = (oid: string) => all(byOid(doc, 'ItemDef', oid) as XmlElement, 'TranslatedText')[0]?.attrs;
+    expect(question('I.sex')?.['xml:lang']).toBe('en');
+    expect(question('I.weight')?.['xml:lang']).toBe('zh');
+    expect(question('I.smoker')).not.toHaveProperty('xml:lang');
+    expect([langOf('体重 kg'), langOf('Weight'), langOf('Poids à jeun')]).toEqual(['zh', 'en', undefined]);
+  });
+});
+
+if (xsdPath)
+  describe('CDISC ODM 1.3.2 export against the official XSD', () => {
+    it('should have xmllint and the schema files to validate with', () => {
+      expect(hasXmllint, 'xmllint is missing: install libxml2-utils').toBe(true);
+      expect(existsSync(xsdPath), `${xsdPath} is missing`).toBe(true);
+    });
+
+    it('should validate the sample, the demo databases and an imported definition against the XSD', () => {
+      for (const definition of [SAMPLE_DEFINITION, HF_REG_DEFINITION, HFPEF_DEFINITION, T2DM_DEFINITION, IMPORTED]) {
+        const result = xmllint(definitionToOdm(definition, STUDY));
+        expect(result.output).not.toMatch(/error|fails to validate/i);
+        expect(result.ok).toBe(true);
+      }
+    });
+  });
+else if (process.env.CI === 'true')
+  describe('CDISC ODM 1.3.2 export against the official XSD', () => {
+    it('should find the ODM 1.3.2 schema in CI', () => {
+      throw new Error(
+        `CI=true but the ODM 1.3.2 schema is not at ${sharedXsdDir}: set ODM_XSD_DIR or provide ../shared/fixtures/odm`,
+      );
+    });
+  });

@@ -30,7 +30,6 @@ import { el, serializeXml, textEl, type XmlNode } from './xml-writer';
  */
 
 export const ODM_CONTENT_TYPE = 'application/xml';
-const LANG = 'zh';
 const ODM_NS = 'http://www.cdisc.org/ns/odm/v1.3';
 
 export type OdmStudyInfo = {
@@ -48,7 +47,18 @@ export type OdmStudyInfo = {
   sourceSystem?: string;
 };
 
-const translated = (name: string, text: string) => el(name, {}, [textEl('TranslatedText', { 'xml:lang': LANG }, text)]);
+/**
+ * The language of a text by its content: `zh` when it holds a Chinese character, `en` when it is plain ASCII, none
+ * (the attribute is optional) for anything else, such as an imported French label.
+ */
+export function langOf(text: string): string | undefined {
+  if (/[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/.test(text)) return 'zh';
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? 'en' : undefined;
+}
+
+const translated = (name: string, text: string) =>
+  el(name, {}, [textEl('TranslatedText', { 'xml:lang': langOf(text) }, text)]);
 const yesNo = (b: boolean | undefined) => (b ? 'Yes' : 'No');
 
 /** ODM DataType of a data field. */
@@ -85,7 +95,20 @@ type Collected = {
   units: Map<string, string>;
 };
 
-function codeList(oid: string, name: string, options: readonly FieldOption[], type = 'text'): XmlNode {
+/**
+ * The DataType of a code list and of every item that uses it (ODM 1.3.2 §3.1.1.3.6.5: they must agree): `integer`
+ * when every code is an integer written canonically (`01` is not), else `text`.
+ */
+export function codeListType(options: readonly FieldOption[]): 'integer' | 'text' {
+  return options.length > 0 && options.every((o) => /^(0|-?[1-9]\d{0,8})$/.test(o.code)) ? 'integer' : 'text';
+}
+
+function codeList(
+  oid: string,
+  name: string,
+  options: readonly FieldOption[],
+  type: string = codeListType(options),
+): XmlNode {
   return el(
     'CodeList',
     { OID: oid, Name: name, DataType: type },
@@ -227,14 +250,18 @@ function fieldItems(field: AnyField, c: Collected, order: { n: number }): XmlNod
   }
 
   let codeListOid: string | undefined;
+  let type = dataType(field);
   if (field.type === 'radio' && field.options?.length) {
     codeListOid = `CL.${field.key}`;
-    c.codeLists.set(codeListOid, codeList(codeListOid, field.label, field.options));
+    type = codeListType(field.options);
+    c.codeLists.set(codeListOid, codeList(codeListOid, field.label, field.options, type));
   } else if (field.type === 'yesno') {
     codeListOid = 'CL.YESNO';
+    type = codeListType(YES_NO_OPTIONS);
     if (!c.codeLists.has(codeListOid)) c.codeLists.set(codeListOid, codeList(codeListOid, '是/否', YES_NO_OPTIONS));
   } else if (field.type === 'dict' && field.dictCode) {
     codeListOid = `CL.DICT.${field.dictCode}`;
+    type = 'text';
     if (!c.codeLists.has(codeListOid))
       c.codeLists.set(
         codeListOid,
@@ -245,7 +272,6 @@ function fieldItems(field: AnyField, c: Collected, order: { n: number }): XmlNod
   }
 
   const oid = `I.${field.key}`;
-  const type = dataType(field);
   c.items.push(
     el(
       'ItemDef',

@@ -12,6 +12,7 @@ import {
 } from '@registry/shared/forms/definition';
 import { checkDefinition } from '@registry/shared/forms/check';
 import { listRefNodes, parseLogic } from '@registry/shared/forms/logic';
+import { decodeText, ENCODING_LABELS, type TextEncodingName } from './text-encoding';
 
 /**
  * A REDCap data dictionary (CSV) → a definition and a report. Every row becomes a field (or, for a row that cannot be
@@ -33,29 +34,37 @@ export type RedcapImportSummary = {
   /** Calculated fields, and how many formulas were translated. */
   calcs: number;
   calcsTranslated: number;
+  /** The file's encoding (converted to UTF-8) and field separator, as detected. */
+  encoding: TextEncodingName;
+  delimiter: CsvDelimiter;
 };
 export type RedcapImport = { definition: Definition | null; notes: ImportNote[]; summary: RedcapImportSummary };
 
-/** Columns of the REDCap data dictionary, matched by the start of the lowercased header. */
+/**
+ * Columns of the REDCap data dictionary in REDCap's order, each with the normalized names it is known by (the header
+ * lowercased, anything but letters and digits turned into single spaces): the names of the Data Dictionary download
+ * (`Variable / Field Name`), of the API's metadata export (`field_name`, `select_choices_or_calculations`) and older
+ * or hand-edited variants. A header matches a name when it starts with it.
+ */
 const COLUMNS = {
-  variable: 'variable',
-  form: 'form name',
-  section: 'section header',
-  type: 'field type',
-  label: 'field label',
-  choices: 'choices',
-  note: 'field note',
-  validation: 'text validation type',
-  min: 'text validation min',
-  max: 'text validation max',
-  identifier: 'identifier',
-  branching: 'branching logic',
-  required: 'required field',
-  alignment: 'custom alignment',
-  questionNumber: 'question number',
-  matrixGroup: 'matrix group',
-  matrixRanking: 'matrix ranking',
-  annotation: 'field annotation',
+  variable: ['variable', 'field name'],
+  form: ['form name', 'form'],
+  section: ['section header'],
+  type: ['field type'],
+  label: ['field label'],
+  choices: ['choices', 'select choices'],
+  note: ['field note'],
+  validation: ['text validation type'],
+  min: ['text validation min'],
+  max: ['text validation max'],
+  identifier: ['identifier'],
+  branching: ['branching logic'],
+  required: ['required field'],
+  alignment: ['custom alignment'],
+  questionNumber: ['question number'],
+  matrixGroup: ['matrix group'],
+  matrixRanking: ['matrix ranking'],
+  annotation: ['field annotation'],
 } as const;
 type ColumnId = keyof typeof COLUMNS;
 /** The header as REDCap writes it, for notes. */
@@ -281,40 +290,143 @@ const PATTERNS: Record<string, { regex: string; message: string; label: string }
 
 type Row = { rowNo: number; get(column: ColumnId): string };
 
-/** Parses the REDCap data dictionary CSV (UTF-8, with or without BOM). */
+const DELIMITERS = [',', ';', '\t'] as const;
+export type CsvDelimiter = (typeof DELIMITERS)[number];
+
+/** The separator of the header line (outside quotes): the most frequent of comma, semicolon and tab. */
+function detectDelimiter(text: string): CsvDelimiter {
+  const counts = new Map<CsvDelimiter, number>(DELIMITERS.map((d) => [d, 0]));
+  let quoted = false;
+  for (const ch of text.slice(0, 20_000)) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '\n' || ch === '\r')) break;
+    else if (!quoted && counts.has(ch as CsvDelimiter))
+      counts.set(ch as CsvDelimiter, (counts.get(ch as CsvDelimiter) ?? 0) + 1);
+  }
+  let best: CsvDelimiter = ',';
+  for (const d of DELIMITERS) if ((counts.get(d) ?? 0) > (counts.get(best) ?? 0)) best = d;
+  return best;
+}
+
+const normalizeHeader = (name: string) =>
+  name
+    .replace(/^\uFEFF/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+
+/**
+ * Header cells → columns: by normalized name first; then a required column still missing takes the unnamed cell at
+ * its place in REDCap's order, when the header otherwise follows that order (at least three other columns where
+ * REDCap puts them).
+ */
+function matchHeader(header: string[]): { index: Map<ColumnId, number>; byPosition: [ColumnId, string][] } {
+  const index = new Map<ColumnId, number>();
+  const claimed = new Set<number>();
+  header.forEach((name, i) => {
+    const norm = normalizeHeader(name);
+    if (!norm) return;
+    for (const [id, names] of Object.entries(COLUMNS) as [ColumnId, readonly string[]][]) {
+      if (index.has(id) || !names.some((n) => norm === n || norm.startsWith(`${n} `))) continue;
+      index.set(id, i);
+      claimed.add(i);
+      break;
+    }
+  });
+  const order = Object.keys(COLUMNS) as ColumnId[];
+  const inPlace = [...index].filter(([id, i]) => order.indexOf(id) === i).length;
+  const byPosition: [ColumnId, string][] = [];
+  if (inPlace >= 3)
+    for (const id of ['variable', 'form', 'type', 'label'] as const) {
+      const at = order.indexOf(id);
+      if (index.has(id) || claimed.has(at) || at >= header.length) continue;
+      index.set(id, at);
+      claimed.add(at);
+      byPosition.push([id, (header[at] ?? '').trim()]);
+    }
+  return { index, byPosition };
+}
+
+/**
+ * Parses the REDCap data dictionary CSV: UTF-8 (with or without BOM), UTF-16, GBK/GB18030 or Windows-1252 (detected,
+ * see text-encoding.ts), separated by commas, semicolons or tabs (detected from the header line).
+ */
 export function redcapToDefinition(csv: Buffer | string): RedcapImport {
   const notes: ImportNote[] = [];
-  const summary: RedcapImportSummary = { rows: 0, branching: 0, branchingTranslated: 0, calcs: 0, calcsTranslated: 0 };
+  const summary: RedcapImportSummary = {
+    rows: 0,
+    branching: 0,
+    branchingTranslated: 0,
+    calcs: 0,
+    calcsTranslated: 0,
+    encoding: 'UTF-8',
+    delimiter: ',',
+  };
   const fatal = (message: string, row: number | null = null): RedcapImport => ({
     definition: null,
     notes: [{ row, formKey: null, fieldKey: null, column: null, severity: 'error', message, source: null }],
     summary,
   });
 
+  let text: string;
+  let encoding: TextEncodingName = 'UTF-8';
+  if (typeof csv === 'string') text = csv.replace(/^\uFEFF/, '');
+  else {
+    const decoded = decodeText(csv);
+    if (!decoded.ok) return fatal(decoded.message);
+    ({ text, encoding } = decoded);
+  }
+  summary.encoding = encoding;
+  const delimiter = detectDelimiter(text);
+  summary.delimiter = delimiter;
+
   let records: string[][];
   try {
-    records = parse(typeof csv === 'string' ? csv : csv.toString('utf8'), {
-      bom: true,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-    });
+    // Strict quotes: an unclosed quote must not swallow the rows after it.
+    records = parse(text, { bom: true, delimiter, relax_column_count: true, skip_empty_lines: true });
   } catch (e) {
-    const line = (e as { lines?: number }).lines;
-    return fatal(`无法解析 CSV 文件${line ? `（第 ${line} 行附近）` : ''}：请上传 REDCap 导出的数据字典 CSV`);
+    const err = e as { code?: string; records?: number; lines?: number };
+    const row = typeof err.records === 'number' ? err.records + 1 : (err.lines ?? null);
+    const why =
+      err.code === 'CSV_QUOTE_NOT_CLOSED'
+        ? '引号没有闭合（从这一行起直到文件末尾都在引号内）'
+        : err.code === 'CSV_INVALID_CLOSING_QUOTE'
+          ? '引号没有闭合，或引号内的引号没有写成两个（""）'
+          : err.code === 'INVALID_OPENING_QUOTE'
+            ? '没有引号的内容中出现了引号（含引号的内容须整体加引号，内部引号写成两个）'
+            : '格式不是有效的 CSV';
+    return fatal(`${row ? `第 ${row} 行：` : ''}无法解析 CSV 文件，${why}；请用 REDCap 或 Excel 重新导出`, row);
   }
   const header = records[0];
   if (!header) return fatal('文件是空的');
-  const index = new Map<ColumnId, number>();
-  header.forEach((name, i) => {
-    const lower = name.trim().toLowerCase().replace(/\s+/g, ' ');
-    for (const [id, start] of Object.entries(COLUMNS) as [ColumnId, string][]) {
-      if (!index.has(id) && lower.startsWith(start)) index.set(id, i);
-    }
-  });
+  const found = matchHeader(header);
+  const index = found.index;
   const missing = (['variable', 'form', 'type', 'label'] as const).filter((id) => !index.has(id));
   if (missing.length > 0)
-    return fatal(`不是 REDCap 数据字典：缺少列 ${missing.map((id) => `「${HEADER_NAMES[id]}」`).join('、')}`, 1);
+    return fatal(
+      `不是 REDCap 数据字典：缺少列 ${missing.map((id) => `「${HEADER_NAMES[id]}」`).join('、')}（读到的列：${header
+        .slice(0, 20)
+        .map((h) => `「${h.trim().slice(0, 40)}」`)
+        .join('')}）`,
+      1,
+    );
+  // A quoted cell holding a whole row's worth of separators after a line break: two rows merged by a stray quote.
+  for (let i = 1; i < records.length; i++) {
+    const cells = records[i] as string[];
+    const merged =
+      cells.length > header.length ||
+      cells.some((cell) =>
+        cell
+          .split(/\r?\n/)
+          .slice(1)
+          .some((line) => line.split(delimiter).length >= Math.max(4, header.length - 2)),
+      );
+    if (merged)
+      return fatal(
+        `第 ${i + 1} 行：无法解析 CSV 文件，引号没有闭合，后面的行被并入了这一行；请检查这一行的引号后重新上传`,
+        i + 1,
+      );
+  }
 
   const rows: Row[] = records.slice(1).map((cells, i) => ({
     rowNo: i + 2,
@@ -340,6 +452,27 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
       severity,
       message: `${row ? `第 ${row.rowNo} 行` : ''}${extra.column ? `「${HEADER_NAMES[extra.column]}」` : ''}${row || extra.column ? '：' : ''}${message}`,
       source: extra.source ?? null,
+    });
+
+  for (const [id, name] of found.byPosition)
+    notes.push({
+      row: 1,
+      formKey: null,
+      fieldKey: null,
+      column: HEADER_NAMES[id],
+      severity: 'changed',
+      message: `第 1 行：列名「${name}」未能识别，按位置作为「${HEADER_NAMES[id]}」读取`,
+      source: name,
+    });
+  if (encoding !== 'UTF-8')
+    notes.push({
+      row: null,
+      formKey: null,
+      fieldKey: null,
+      column: null,
+      severity: 'changed',
+      message: `文件编码为 ${ENCODING_LABELS[encoding]}，已转换为 UTF-8`,
+      source: null,
     });
 
   // Keys first: every variable's key (renamed when invalid or taken), so logic can be translated to the new names.
@@ -371,6 +504,7 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
     src: string;
   };
   const pendingLogic: Pending[] = [];
+  const optionFields: [Row, FieldDefinition, string][] = [];
 
   for (const row of rows) {
     const variable = row.get('variable');
@@ -430,21 +564,30 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
       label = variable;
       note(row, 'changed', `字段名称为空，已使用变量名 ${variable}`, { ...at, column: 'label' });
     }
-    if (label.length > LABEL_MAX) {
-      help = label.slice(0, HELP_MAX);
-      label = `${label.slice(0, LABEL_MAX - 1)}…`;
-      note(row, 'changed', `字段名称超过 ${LABEL_MAX} 字，已截断（全文放入帮助说明）`, {
-        ...at,
-        column: 'label',
-        source: rawLabel,
-      });
-    }
+    const fullLabel = label.length > LABEL_MAX ? label : null;
+    if (fullLabel !== null) label = `${label.slice(0, LABEL_MAX - 1)}…`;
     const fieldNote = row.get('note');
-    if (fieldNote) {
-      const text = stripHtml(fieldNote);
-      if (text !== fieldNote && looksLikeHtml(fieldNote))
-        note(row, 'changed', '字段说明中的 HTML 格式已去除', { ...at, column: 'note', source: fieldNote });
-      help = help ? `${text}\n${help}`.slice(0, HELP_MAX) : text.slice(0, HELP_MAX);
+    const noteText = fieldNote ? stripHtml(fieldNote) : '';
+    if (fieldNote && noteText !== fieldNote && looksLikeHtml(fieldNote))
+      note(row, 'changed', '字段说明中的 HTML 格式已去除', { ...at, column: 'note', source: fieldNote });
+    const helpText = [noteText, fullLabel].filter(Boolean).join('\n');
+    if (helpText) help = helpText.slice(0, HELP_MAX);
+    if (fieldNote && noteText.length > HELP_MAX)
+      note(row, 'untranslated', `字段说明超过 ${HELP_MAX} 字，只保留了前 ${HELP_MAX} 字`, {
+        ...at,
+        column: 'note',
+        source: fieldNote,
+      });
+    if (fullLabel !== null) {
+      const kept = Math.max(0, HELP_MAX - (noteText ? noteText.length + 1 : 0));
+      note(
+        row,
+        kept >= fullLabel.length ? 'changed' : 'untranslated',
+        kept >= fullLabel.length
+          ? `字段名称超过 ${LABEL_MAX} 字，已截断（全文放入帮助说明）`
+          : `字段名称超过 ${LABEL_MAX} 字，已截断；帮助说明最多 ${HELP_MAX} 字${noteText ? '（已含字段说明）' : ''}，全文 ${fullLabel.length} 字只保留了前 ${kept} 字`,
+        { ...at, column: 'label', source: rawLabel },
+      );
     }
 
     const field: FieldDefinition = { key, type: 'text', label };
@@ -456,14 +599,15 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
     const max = row.get('max');
     let rangeUsed = false;
 
-    const setNumberRange = () => {
+    const setNumberRange = (commaDecimal = false) => {
       rangeUsed = true;
       for (const [bound, text] of [
         ['min', min],
         ['max', max],
       ] as const) {
         if (!text) continue;
-        const n = Number(text);
+        // A comma-decimal field writes its bounds the same way (`0,5`); a single comma between digits is the point.
+        const n = Number(commaDecimal && /^-?\d+,\d+$/.test(text) ? text.replace(',', '.') : text);
         if (text !== '' && Number.isFinite(n)) field[bound] = n;
         else
           note(row, 'untranslated', `${bound === 'min' ? '最小值' : '最大值'} ${text} 不是数字，未导入`, {
@@ -513,6 +657,16 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
 
     switch (redcapType) {
       case 'text': {
+        // An ontology field (BioPortal / FHIR terminology lookup) names its service in the choices column.
+        if (choices)
+          note(
+            row,
+            'untranslated',
+            /^[A-Z0-9_-]+:\S+/i.test(choices)
+              ? `本体查询字段（${choices}）无法转换，已作为单行文本导入（不再按术语表查询）`
+              : '文本字段的“选项”列内容未导入',
+            { ...at, column: 'choices', source: choices },
+          );
         if (!validation) break;
         if (/^date_(ymd|mdy|dmy)$/.test(validation)) {
           field.type = 'date';
@@ -539,7 +693,7 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
               column: 'validation',
               source: validation,
             });
-          setNumberRange();
+          setNumberRange(validation.endsWith('comma_decimal'));
         } else if (validation === 'number_comma_decimal') {
           field.type = 'decimal';
           note(row, 'changed', '小数以点号输入（REDCap 为逗号小数）', {
@@ -547,7 +701,7 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
             column: 'validation',
             source: validation,
           });
-          setNumberRange();
+          setNumberRange(true);
         } else if (PATTERNS[validation]) {
           const p = PATTERNS[validation];
           field.pattern = { regex: p.regex, message: p.message, level: 'hard' };
@@ -581,6 +735,25 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
         } else {
           field.type = redcapType === 'checkbox' ? 'checkbox' : 'radio';
           field.options = options;
+          optionFields.push([row, field, form.key]);
+          if (redcapType === 'dropdown')
+            note(row, 'changed', '下拉框已转为单选（本系统的单选题按选项逐个显示）', {
+              ...at,
+              column: 'type',
+              source: redcapType,
+            });
+          if (validation === 'autocomplete')
+            note(row, 'untranslated', '下拉框的自动补全（autocomplete）未导入', {
+              ...at,
+              column: 'validation',
+              source: validation,
+            });
+          else if (validation)
+            note(row, 'untranslated', `选择题的校验类型 ${validation} 未导入`, {
+              ...at,
+              column: 'validation',
+              source: validation,
+            });
         }
         break;
       }
@@ -770,9 +943,33 @@ export function redcapToDefinition(csv: Buffer | string): RedcapImport {
       });
     }
 
+  // Missing-data codes the import adds must not be option codes of the file: logic reads a missing code as blank, so a
+  // selected option `NA` would read as blank. Such a missing code is renamed (`NA` → `MISSING_NA`) and listed.
+  const optionRows = new Map<string, { row: Row; formKey: string; fieldKey: string }[]>();
+  for (const [row, field, formKey] of optionFields)
+    for (const o of field.options ?? []) {
+      const list = optionRows.get(o.code) ?? [];
+      list.push({ row, formKey, fieldKey: field.key });
+      optionRows.set(o.code, list);
+    }
+  const missingCodes = DEFAULT_MISSING_CODES.map((m) => {
+    const users = optionRows.get(m.code);
+    if (!users) return m;
+    let renamed = `MISSING_${m.code}`;
+    for (let n = 2; optionRows.has(renamed); n++) renamed = `MISSING_${m.code}_${n}`;
+    for (const u of users)
+      note(
+        u.row,
+        'changed',
+        `选项编码 ${m.code} 与系统缺失值编码 ${m.code}（${m.label}）相同，为免选中该选项被当作“未填”，本库的缺失值编码改为 ${renamed}`,
+        { column: 'choices', formKey: u.formKey, fieldKey: u.fieldKey, source: m.code },
+      );
+    return { ...m, code: renamed };
+  });
+
   const parsed = definitionSchema.safeParse({
     categories: [{ key: REDCAP_CATEGORY_KEY, title: REDCAP_CATEGORY_TITLE, forms }],
-    missingCodes: DEFAULT_MISSING_CODES,
+    missingCodes,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -20,4 +20,6 @@ export const RECORD_MESSAGES = {
   queryClosed: '质疑已关闭',
   autoQueryClosed: '数据已修正，质疑自动关闭',
   instanceRemoved: '表单实例已删除，质疑随之关闭',
+  /** The reason of a recalculation written because a form it reads was saved. */
+  recalculated: (formTitle: string) => `引用的表单「${formTitle}」已修改，计算字段自动重算`,
 } as const;

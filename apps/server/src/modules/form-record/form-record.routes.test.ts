@@ -596,6 +596,22 @@ describe('GET form-record/detail and form-record/patient/{patientId}', () => {
       data: { mg_per_kg: 2, heavy_note: '肥胖' },
     });
     expect(dose.data).toEqual({ mg_per_kg: 2, total_mg: 240, heavy_note: '肥胖' });
+
+    // The form read by the calculation changes: the dependent record is computed again in the same save, audited,
+    // its new value's source 'calc'; what the user entered there stays.
+    const body = (await detail(token, patient?.id ?? '', 'body')).json<Body<FormRecordVO>>().data;
+    await saved(token, { patientId: patient?.id, formKey: 'body', rowVersion: body.rowVersion, data: { wt: 130 } });
+    const fresh = (await detail(token, patient?.id ?? '', 'dose')).json<Body<FormRecordVO>>().data;
+    expect(fresh.data).toEqual({ mg_per_kg: 2, total_mg: 260, heavy_note: '肥胖' });
+    expect(fresh.rowVersion).toBe(dose.rowVersion + 1);
+    expect(fresh.points.find((p) => p.path === 'total_mg')).toMatchObject({ versions: 2, lastSource: 'calc' });
+    const events = await auditOf(dose.id ?? '');
+    expect(events.at(-1)).toMatchObject({
+      action: 'form_record.recalculate',
+      reason: '引用的表单「体格」已修改，计算字段自动重算',
+    });
+    expect(events.at(-1)?.newValue).toMatchObject({ values: { total_mg: 260 } });
+    expect(events.at(-1)?.oldValue).toMatchObject({ values: { total_mg: 240 } });
   });
 });
 

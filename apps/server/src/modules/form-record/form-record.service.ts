@@ -58,6 +58,7 @@ import {
 } from './form-record.repository';
 import { diffLeaves, fieldOfPath, isPhiPath, keepWithheld, leafValues, phiKeys } from './record-data';
 import { writeRecord } from './record-writer';
+import { calcsRead, fieldKeysOf, recomputeCalcs } from './dependent-calcs';
 import { followupReadsForm, syncPatientFollowup } from '../followup/followup-sync';
 
 type SaveInput = z.output<typeof recordSaveRequest>;
@@ -102,7 +103,7 @@ export function completeness(
 
 /** Cross-form values: the data of the patient's other non-repeating forms. */
 export function externalOf(
-  records: readonly ContextRecord[],
+  records: readonly Pick<ContextRecord, 'formKey' | 'instance' | 'versionId' | 'data'>[],
   versions: ReadonlyMap<string, PublishedVersion>,
   formKey: string,
 ): Record<string, unknown> {
@@ -372,13 +373,54 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
           at: now,
           ...(link.followupTaskId ? { followupTaskId: link.followupTaskId } : {}),
         });
-      const written = followup
-        ? await db.transaction(async (tx) => {
-            const result = await write(tx);
-            await syncPatientFollowup(tx, auditCtx, ctx.patient.id, now);
-            return result;
-          })
-        : await write(db);
+      // The patient's other records whose calculated fields read this form: computed again with its new data and
+      // written in the same transaction (audited, value source calc). Locked records keep their values.
+      const after = [
+        ...ctx.records.filter((r) => !(r.formKey === form.key && r.instance === target)),
+        ...(next || repeating ? [] : [{ formKey: form.key, instance: 1, versionId: version.id, data: verdict.data }]),
+      ];
+      const keys = fieldKeysOf(form);
+      const dependents = repeating
+        ? []
+        : ctx.records.flatMap((r) => {
+            if (r.formKey === form.key || r.status === 'locked') return [];
+            const v = versions.get(r.versionId);
+            const f = v?.forms.get(r.formKey);
+            if (!v || !f || !calcsRead(f, keys)) return [];
+            const dependentEngine = engineContext(v, externalOf(after, versions, r.formKey));
+            const data = recomputeCalcs(f, r.data, dependentEngine);
+            if (diffLeaves(f, r.data, data).length === 0) return [];
+            const issues = validateRecord(f, data, { ...dependentEngine, mode: 'draft' }).issues;
+            return [{ record: r, form: f, data, issues }];
+          });
+      const writeDependents = async (ex: Executor) => {
+        for (const d of dependents)
+          await writeRecord(ex, auditCtx, {
+            tenantId: scope.tenantId,
+            projectId: ctx.patient.subProjectId ?? ctx.patient.projectId,
+            patientId: ctx.patient.id,
+            form: d.form,
+            versionId: d.record.versionId,
+            existing: d.record,
+            data: d.data,
+            softIssues: d.issues,
+            status: d.record.status,
+            source: { type: 'manual' },
+            reason: M.recalculated(form.title),
+            actorId: scope.userId,
+            at: now,
+            action: 'form_record.recalculate',
+          });
+      };
+      const written =
+        followup || dependents.length > 0
+          ? await db.transaction(async (tx) => {
+              const result = await write(tx);
+              await writeDependents(tx);
+              if (followup) await syncPatientFollowup(tx, auditCtx, ctx.patient.id, now);
+              return result;
+            })
+          : await write(db);
       const row = written.record as RecordRow;
       return presentRecord(row, {
         patientId: ctx.patient.id,

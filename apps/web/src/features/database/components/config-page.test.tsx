@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { DraftResponse, ImportResponse } from '@registry/shared/contracts/form-definition';
 import { EMPTY_DEFINITION, type Definition } from '@registry/shared/forms/definition';
 import { server } from '../../../test/server';
-import { apiUrl, http, ok } from '../../../test/api';
+import { apiUrl, http, HttpResponse, ok } from '../../../test/api';
 import { renderRoute } from '../../../test/router';
 import { setToken } from '../../../lib/token';
 import { useProjectStore } from '../../../lib/stores/project-store';
@@ -154,5 +154,63 @@ describe('DatabaseConfigPage', { timeout: 120_000 }, () => {
     await user.click(screen.getByRole('button', { name: '替换草稿' }));
     await waitFor(() => expect(saved).toEqual([{ revision: 7, definition }]));
     expect(await screen.findByText('已用导入内容替换草稿')).toBeInTheDocument();
+  });
+
+  it('should show why the server refused a dictionary, with its row-by-row reasons, beside the upload', async () => {
+    serve();
+    server.use(
+      http.post(apiUrl('/form-definition/import/redcap'), () =>
+        HttpResponse.json(
+          {
+            status: 400,
+            message: 'REDCap 数据字典有误，未能导入',
+            data: null,
+            issues: [{ path: '3', message: '第 3 行：无法解析 CSV 文件，引号没有闭合' }],
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    const user = userEvent.setup({ delay: null });
+    const { container } = renderRoute(<DatabaseConfigPage />, {
+      path: '/manage/database/config',
+      at: '/manage/database/config?tab=io',
+    });
+    await user.click(await screen.findByRole('radio', { name: 'REDCap 数据字典（CSV）' }, { timeout: 20_000 }));
+    const input = container.querySelector('input[type="file"]') as HTMLInputElement;
+    await user.upload(input, new File(['x'], 'dictionary.csv', { type: 'text/csv' }));
+    expect(await screen.findByText('第 3 行：无法解析 CSV 文件，引号没有闭合')).toBeInTheDocument();
+    expect(screen.getByText('dictionary.csv：REDCap 数据字典有误，未能导入')).toBeInTheDocument();
+  });
+
+  it('should name the encoding and separator the server detected in the report', async () => {
+    serve();
+    const report: ImportResponse = {
+      definition,
+      formCount: 1,
+      fieldCount: 1,
+      problems: [],
+      notes: [],
+      summary: {
+        rows: 1,
+        branching: 0,
+        branchingTranslated: 0,
+        calcs: 0,
+        calcsTranslated: 0,
+        encoding: 'GB18030',
+        delimiter: ';',
+      },
+    };
+    server.use(http.post(apiUrl('/form-definition/import/redcap'), () => ok(report)));
+    const user = userEvent.setup({ delay: null });
+    const { container } = renderRoute(<DatabaseConfigPage />, {
+      path: '/manage/database/config',
+      at: '/manage/database/config?tab=io',
+    });
+    await user.click(await screen.findByRole('radio', { name: 'REDCap 数据字典（CSV）' }, { timeout: 20_000 }));
+    const input = container.querySelector('input[type="file"]') as HTMLInputElement;
+    await user.upload(input, new File(['x'], 'dictionary.csv', { type: 'text/csv' }));
+    expect(await screen.findByText('GBK / GB18030（已转换为 UTF-8）')).toBeInTheDocument();
+    expect(screen.getByText('分号')).toBeInTheDocument();
   });
 });

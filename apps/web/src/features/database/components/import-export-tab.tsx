@@ -15,7 +15,9 @@ import {
 } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
+import type { ValidationIssue } from '@registry/shared/contracts/envelope';
 import type { ImportNote, ImportResponse } from '@registry/shared/contracts/form-definition';
+import { ApiError } from '../../../lib/request';
 import { toast } from '../../../lib/toast';
 import { exportDefinition } from '../api/export-definition';
 import { useDraft } from '../api/get-draft';
@@ -28,6 +30,16 @@ const SEVERITY: Record<ImportNote['severity'], { label: string; color: string }>
   changed: { label: '已调整', color: 'blue' },
   error: { label: '错误', color: 'red' },
 };
+
+/** How the report names the encoding and separator the server detected (REDCap CSV). */
+const ENCODINGS: Record<string, string> = {
+  'UTF-8': 'UTF-8',
+  'UTF-16LE': 'UTF-16（小端）',
+  'UTF-16BE': 'UTF-16（大端）',
+  GB18030: 'GBK / GB18030（已转换为 UTF-8）',
+  'windows-1252': 'Windows-1252（已转换为 UTF-8）',
+};
+const DELIMITERS: Record<string, string> = { ',': '逗号', ';': '分号', '\t': '制表符' };
 
 const SOURCES: Record<ImportSource, { label: string; accept: string; hint: string }> = {
   excel: {
@@ -50,16 +62,20 @@ export function ImportExportTab() {
   const [fileName, setFileName] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
   const [report, setReport] = useState<ImportResponse | null>(null);
+  /** Why the server refused the file: its message and the issues (row and column → what is wrong). */
+  const [refusal, setRefusal] = useState<{ message: string; issues: ValidationIssue[] } | null>(null);
   const [saving, setSaving] = useState(false);
 
   const run = async (file: File) => {
     setUploading(true);
     setReport(null);
+    setRefusal(null);
     setFileName(file.name);
     try {
       setReport(await importDefinition(source, file));
-    } catch {
-      // The request layer showed why the file was refused.
+    } catch (e) {
+      // The request layer toasted the message; the page keeps it with the reasons beside the upload.
+      if (e instanceof ApiError) setRefusal({ message: e.message, issues: e.body?.issues ?? [] });
     } finally {
       setUploading(false);
     }
@@ -108,6 +124,7 @@ export function ImportExportTab() {
             onChange={(e) => {
               setSource(e.target.value as ImportSource);
               setReport(null);
+              setRefusal(null);
             }}
             options={(Object.keys(SOURCES) as ImportSource[]).map((key) => ({ value: key, label: SOURCES[key].label }))}
           />
@@ -129,6 +146,22 @@ export function ImportExportTab() {
           </Upload.Dragger>
         </Space>
       </Card>
+      {refusal && (
+        <Alert
+          type="error"
+          showIcon
+          title={`${fileName ?? ''}：${refusal.message}`}
+          description={
+            refusal.issues.length > 0 ? (
+              <List
+                size="small"
+                dataSource={refusal.issues.slice(0, 50)}
+                renderItem={(issue, i) => <List.Item key={`${issue.path}-${i}`}>{issue.message}</List.Item>}
+              />
+            ) : undefined
+          }
+        />
+      )}
       {report && (
         <Card size="small" title={`导入报告：${fileName ?? ''}`}>
           <Space orientation="vertical" size={12} style={{ width: '100%' }}>
@@ -136,6 +169,16 @@ export function ImportExportTab() {
               <Descriptions.Item label="表单">{report.formCount} 个</Descriptions.Item>
               <Descriptions.Item label="字段">{report.fieldCount} 个</Descriptions.Item>
               <Descriptions.Item label="需要关注">{report.notes.length} 条</Descriptions.Item>
+              {report.summary && (
+                <Descriptions.Item label="文件编码">
+                  {ENCODINGS[report.summary.encoding] ?? report.summary.encoding}
+                </Descriptions.Item>
+              )}
+              {report.summary && (
+                <Descriptions.Item label="分隔符">
+                  {DELIMITERS[report.summary.delimiter] ?? report.summary.delimiter}
+                </Descriptions.Item>
+              )}
             </Descriptions>
             {report.notes.length === 0 && <Alert type="success" showIcon title="全部内容已完整转换" />}
             {report.problems.length > 0 && (
