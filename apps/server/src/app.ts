@@ -53,6 +53,8 @@ import { registerProjectManageRoutes } from './modules/project/project-manage.ro
 import { createProjectManageService } from './modules/project/project-manage.service';
 import { registerProjectRoutes } from './modules/project/project.routes';
 import { createProjectService } from './modules/project/project.service';
+import { registerSupportAccessRoutes } from './modules/support-access/support-access.routes';
+import { createSupportAccessService } from './modules/support-access/support-access.service';
 import { registerSystemRoutes } from './modules/system/system.routes';
 import { registerUserRoutes } from './modules/user/user.routes';
 import { createUserService } from './modules/user/user.service';
@@ -126,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const observe = deps.routeObserver;
     app.addHook('onRoute', (route) => observe(route));
   }
-  registerAccess(app, { sessions });
+  registerAccess(app, { sessions, db, clock });
   const loginRateLimit = deps.loginRateLimit ?? { max: config.loginRateLimitPerMinute, timeWindow: 60_000 };
 
   registerAuthRoutes(app, {
@@ -135,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     imageRateLimit: { ...loginRateLimit, max: loginRateLimit.max * 3 },
   });
   registerMenuRoutes(app, { menu: createMenuService({ db }) });
+  registerSupportAccessRoutes(app, { support: createSupportAccessService({ db, clock }) });
   registerUserRoutes(app, { users: createUserService({ db, clock, sessions }) });
   registerProjectRoutes(app, { projects: createProjectService({ db, clock, sessions }) });
   registerProjectManageRoutes(app, { manage: createProjectManageService({ db, clock }) });

@@ -43,6 +43,11 @@ export const PERMISSIONS = {
   userManage: 'user.manage',
   /** sys tenant only: list tenants, create a hospital tenant with its first administrator. */
   tenantManage: 'tenant.manage',
+  /**
+   * Tenant level (the tenant's own administrator): grant and revoke time-limited support access, which lets the system
+   * administrators see and change the tenant's patient data unmasked.
+   */
+  supportGrant: 'support.grant',
 } as const;
 
 export type PermissionCode = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
@@ -114,3 +119,31 @@ export const PROJECT_PERMISSION_LABELS: Record<ProjectPermissionCode, string> = 
   'center.manage': '分中心管理',
   'audit.view': '操作日志',
 };
+
+/**
+ * A system administrator switched into another tenant (切换租户) keeps only these tenant codes there: the system
+ * tenant's own powers (switch tenant, tenant list) and the project list. Creating or managing the tenant's projects and
+ * accounts is its own administrator's.
+ */
+export const SWITCHED_TENANT_PERMISSIONS: readonly PermissionCode[] = [
+  PERMISSIONS.sysList,
+  PERMISSIONS.sysTenant,
+  PERMISSIONS.tenantManage,
+  PERMISSIONS.projectList,
+];
+
+/**
+ * What a switched system administrator holds in a project of that tenant without support access: configure forms
+ * (配置表单, with the option dictionaries), see the set-up read-only (centers, roles, follow-up plans) and see patient
+ * data masked and read-only (list, detail, CRF values, follow-up worklist and timeline). No `patient.pii`, no write,
+ * no export or import. With the tenant's support access the project owner's codes apply.
+ */
+export const SWITCHED_PROJECT_PERMISSIONS: readonly PermissionCode[] = [
+  PERMISSIONS.home,
+  PERMISSIONS.patientList,
+  PERMISSIONS.followupList,
+  PERMISSIONS.databaseConfig,
+];
+
+/** Support access lasts 1 to 72 hours (then it ends by itself; the tenant's administrator may revoke it earlier). */
+export const SUPPORT_ACCESS_HOURS = { min: 1, max: 72 } as const;

@@ -8,7 +8,14 @@ export type RoleDefinition = {
   permissions: readonly PermissionCode[];
 };
 
-const personal: PermissionCode[] = [P.projectList, P.projectCreate, P.projectManage, P.equityView, P.orderView];
+const personal: PermissionCode[] = [
+  P.projectList,
+  P.projectCreate,
+  P.projectManage,
+  P.equityView,
+  P.orderView,
+  P.supportGrant,
+];
 const tenantAdmin: PermissionCode[] = [...personal, P.userManage];
 
 const allProject: PermissionCode[] = [

@@ -280,6 +280,33 @@ export const sessions = pgTable(
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
 
+/**
+ * Support access (issue 12): a tenant's own administrator lets the system administrators see and change its patient
+ * data, unmasked, until `expires_at` (1–72 hours) or until revoked. Without an active grant a system administrator
+ * switched into the tenant reads patient data masked and cannot change it (`modules/auth/acting-permissions.ts`).
+ */
+export const supportAccessGrants = pgTable(
+  'support_access_grants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    grantedBy: uuid('granted_by')
+      .notNull()
+      .references(() => users.id),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    reason: text('reason'),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: uuid('revoked_by').references(() => users.id),
+  },
+  (t) => [
+    index('support_access_grants_tenant_idx').on(t.tenantId, t.expiresAt),
+    check('support_access_grants_window_ck', sql`${t.expiresAt} > ${t.grantedAt}`),
+  ],
+);
+
 export const loginAttempts = pgTable(
   'login_attempts',
   {

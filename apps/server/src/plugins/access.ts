@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ACCESS_TOKEN_QUERY, API_BASE, APP_CODE } from '@registry/shared/constants';
 import { AppError, ERROR_MESSAGES } from '../lib/errors';
+import type { Db } from '../db/client';
+import type { Clock } from '../lib/clock';
+import { PATIENT_DATA_PERMISSIONS } from '../modules/auth/acting-permissions';
 import type { AuthContext, SessionService } from '../modules/auth/session.service';
+import { audit, auditContext } from './audit';
 import './fastify-types';
 
 /**
@@ -13,7 +17,7 @@ import './fastify-types';
  * `appCode: false`: those a browser opens by navigation or `<img src>` (file preview, health), which cannot add
  * headers. Its absence there costs nothing: they still need a token or are public.
  */
-export function registerAccess(app: FastifyInstance, deps: { sessions: SessionService }): void {
+export function registerAccess(app: FastifyInstance, deps: { sessions: SessionService; db: Db; clock: Clock }): void {
   app.addHook('onRoute', (route) => {
     const config = route.config;
     const hasRule = config?.public === true || (config !== undefined && 'permission' in config);
@@ -38,6 +42,25 @@ export function registerAccess(app: FastifyInstance, deps: { sessions: SessionSe
       throw new AppError(403, ERROR_MESSAGES.forbidden);
     }
     request.auth = auth;
+    // A system administrator under a tenant's support access: every call on patient data is on that tenant's record
+    // (the route's pattern only; ids and query values may carry PHI). What the codes allow is `acting-permissions.ts`.
+    if (
+      auth.supportAccessUntil &&
+      typeof config.permission === 'string' &&
+      PATIENT_DATA_PERMISSIONS.has(config.permission)
+    ) {
+      await audit(
+        deps.db,
+        auditContext(request),
+        {
+          action: 'support.access',
+          entityType: 'route',
+          entityId: `${request.method} ${request.routeOptions.url ?? ''}`,
+          newValue: { projectId: auth.projectId, supportAccessUntil: auth.supportAccessUntil.toISOString() },
+        },
+        deps.clock.now(),
+      );
+    }
   });
 }
 

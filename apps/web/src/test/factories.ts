@@ -14,6 +14,7 @@ export function buildUserInfo(overrides: Partial<UserInfo> = {}): UserInfo {
     initPwd: false,
     tenantName: '仁济医院',
     homeTenantCode: 'renji',
+    supportAccessUntil: null,
     ...overrides,
   };
 }

@@ -15,6 +15,11 @@ export const userInfo = z.object({
   tenantName: z.string(),
   /** The user's home tenant code (differs from `tenantCode` while a sys administrator is switched). */
   homeTenantCode: z.string(),
+  /**
+   * A switched sys administrator: when the acting tenant's support access ends (ISO time), null without one. Without
+   * it the tenant's patient data is masked and read-only.
+   */
+  supportAccessUntil: z.string().nullable(),
 });
 export type UserInfo = z.infer<typeof userInfo>;
 

@@ -311,6 +311,21 @@ export function createAuthService(deps: {
           },
           clock.now(),
         );
+        // The tenant entered keeps its own record of the system administrator coming in.
+        if (tenant.id !== auth.tenantId)
+          await audit(
+            tx,
+            ctx,
+            {
+              action: 'tenant.switch',
+              entityType: 'session',
+              entityId: auth.sessionId,
+              oldValue: { tenantCode: auth.tenantCode },
+              newValue: { tenantCode: tenant.code, projectId: null },
+              tenantId: tenant.id,
+            },
+            clock.now(),
+          );
       });
     },
   };

@@ -1,7 +1,16 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
-import { formVersions, projectMembers, projects, roles, sessions, tenants, users } from '../../db/schema';
+import {
+  formVersions,
+  projectMembers,
+  projects,
+  roles,
+  sessions,
+  supportAccessGrants,
+  tenants,
+  users,
+} from '../../db/schema';
 
 const homeTenant = alias(tenants, 'home_tenant');
 const actingTenant = alias(tenants, 'acting_tenant');
@@ -29,6 +38,8 @@ export type SessionRow = {
   tenantPermissions: string[];
   /** The membership in the current project (else in its parent; a direct one wins); null without one. */
   projectRole: { permissions: string[]; centerId: string | null } | null;
+  /** The latest end of the acting tenant's unrevoked support access grants (compared with the clock by the caller). */
+  supportUntil: Date | null;
   lastSeenAt: Date;
   expiresAt: Date;
   revokedAt: Date | null;
@@ -77,6 +88,11 @@ function sessionLookup(db: Executor) {
       roleFound: sql<boolean>`exists (select 1 ${membership})`,
       rolePermissions: sql<string[] | null>`(select ${roles.permissions} ${membership})`,
       roleCenterId: sql<string | null>`(select ${projectMembers.centerId} ${membership})`,
+      supportUntil: sql<Date | null>`(
+        select max(${supportAccessGrants.expiresAt}) from ${supportAccessGrants}
+         where ${supportAccessGrants.tenantId} = ${sessions.tenantId} and ${supportAccessGrants.revokedAt} is null)`.mapWith(
+        (value: string | Date | null) => (value === null ? null : new Date(value)),
+      ),
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
       revokedAt: sessions.revokedAt,

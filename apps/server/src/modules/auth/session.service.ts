@@ -1,9 +1,9 @@
-import { BUILT_IN_ROLES } from '@registry/shared/roles';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { SYS_TENANT_CODE } from '@registry/shared/constants';
 import type { Db, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { randomToken, sha256Hex } from '../../lib/crypto';
+import { actingPermissions } from './acting-permissions';
 import {
   findSessionByTokenHash,
   insertSession,
@@ -43,6 +43,13 @@ export type AuthContext = {
   /** Tenant and current-project codes together: what route permissions are checked against. */
   permissions: string[];
   isSysAdmin: boolean;
+  /** A system administrator acting in another tenant than the system tenant (切换租户). */
+  switched: boolean;
+  /**
+   * Switched only: the end of the acting tenant's active support access (its administrator's grant), else null. While
+   * it runs the administrator holds the project owner's codes; without it patient data is masked and read-only.
+   */
+  supportAccessUntil: Date | null;
 };
 
 export type SessionConfig = { sessionIdleMinutes: number; sessionAbsoluteHours: number };
@@ -86,17 +93,18 @@ export function createSessionService(deps: { db: Db; clock: Clock; config: Sessi
     if (row.lastSeenAt.getTime() + idleMs <= now.getTime()) return null;
     if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) await touchSession(db, row.sessionId, now);
 
-    const { tenantPermissions } = row;
-    const isSysAdmin = row.homeTenantCode === SYS_TENANT_CODE && tenantPermissions.includes(PERMISSIONS.sysTenant);
-    let projectPermissions: string[] = [];
-    let centerId: string | null = null;
-    if (row.projectId) {
-      const role = row.projectRole;
-      if (role) {
-        projectPermissions = role.permissions;
-        centerId = role.centerId;
-      } else if (isSysAdmin) projectPermissions = [...BUILT_IN_ROLES.projectOwner.permissions];
-    }
+    const isSysAdmin = row.homeTenantCode === SYS_TENANT_CODE && row.tenantPermissions.includes(PERMISSIONS.sysTenant);
+    const switched = isSysAdmin && row.tenantId !== row.homeTenantId;
+    const supportAccessUntil =
+      switched && row.supportUntil && row.supportUntil.getTime() > now.getTime() ? row.supportUntil : null;
+    const { tenantPermissions, projectPermissions, centerId } = actingPermissions({
+      tenantPermissions: row.tenantPermissions,
+      projectRole: row.projectId ? row.projectRole : null,
+      isSysAdmin,
+      switched,
+      supportAccess: supportAccessUntil !== null,
+      inProject: row.projectId !== null,
+    });
     return {
       sessionId: row.sessionId,
       userId: row.userId,
@@ -117,6 +125,8 @@ export function createSessionService(deps: { db: Db; clock: Clock; config: Sessi
       projectPermissions,
       permissions: [...new Set([...tenantPermissions, ...projectPermissions])],
       isSysAdmin,
+      switched,
+      supportAccessUntil,
     };
   }
 

@@ -12,6 +12,7 @@ import {
 import { PATIENT_GENDER_LABELS, type PatientGender } from '@registry/shared/contracts/patient';
 import { TASK_STATE_LABELS, type OffsetUnit, type TaskStatus } from '@registry/shared/followup/schedule';
 import { decryptPhi, type PhiKeys } from '../../lib/phi-crypto';
+import { showPatientValue } from '@registry/shared/phi-mask';
 import { maskName, maskPhone } from '../patient/patient.presenter';
 import type { ContactRow, TaskDetailRow, TaskListRow } from './followup-task.repository';
 
@@ -87,7 +88,7 @@ export function presentTaskPatient(row: TaskDetailRow, keys: PhiKeys, pii: boole
     patientNo: row.patientNo,
     name: pii ? row.patientName : maskName(row.patientName),
     gender: row.gender,
-    birthDate: row.birthDate,
+    birthDate: showPatientValue('birthDate', row.birthDate, pii),
     phone: phone === null ? null : pii ? phone : maskPhone(phone),
     enrolDate: row.enrolDate,
     status: row.patientStatus,

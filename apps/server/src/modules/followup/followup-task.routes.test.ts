@@ -233,6 +233,11 @@ describe('POST followup/task/page and counts — states on the Asia/Shanghai dat
     expect((await page(qc, { keyword: '王小明' })).total).toBe(0);
   });
 
+  it('should mask the birth date on the record page without patient.pii, as the patient list does', async () => {
+    expect((await detail(qc, task.E1 ?? '')).patient).toMatchObject({ name: '周*', birthDate: '1950-**-**' });
+    expect((await detail(owner, task.E1 ?? '')).patient).toMatchObject({ name: '周五', birthDate: '1950-01-01' });
+  });
+
   it("should show a center-scoped member only their center's tasks and answer 404 for the others", async () => {
     expect(ids(await page(c02Nurse))).toEqual([task.C1, task.C2].sort());
     const counts = await ok<TaskCounts>(c02Nurse, 'POST', 'task/counts', {});

@@ -251,6 +251,16 @@ describe('POST patient-info/page and GET patient-info/{id}', () => {
     expect((await auditRows('patient.pii_read')).length).toBe(before);
   });
 
+  it('should mask the birth date and hospital number too, in the list and the detail, when the caller lacks pii', async () => {
+    // ID_B carries the birth date 1985-05-12, filled in on add; the CRF masks the same value for this caller.
+    const listed = (await listPage(viewer)).data.records.find((p) => p.id === c01Patient.id);
+    const detail = (await api(viewer, 'GET', `/patient-info/${c01Patient.id}`)).json<Body<Patient>>().data;
+    for (const shown of [listed, detail])
+      expect(shown).toMatchObject({ birthDate: '1985-**-**', hospitalNo: '****01' });
+    const own = (await api(owner, 'GET', `/patient-info/${c01Patient.id}`)).json<Body<Patient>>().data;
+    expect(own).toMatchObject({ birthDate: '1985-05-12', hospitalNo: 'ZY0001' });
+  });
+
   it('should list only the own center patients when a center-scoped member pages', async () => {
     const page = (await listPage(entry)).data;
     expect(page.records.length).toBeGreaterThan(0);
@@ -313,9 +323,11 @@ describe('PUT patient-info', () => {
     const saved = res.json<Body<Patient>>().data;
     expect(saved).toMatchObject({ phone: '13900000002', hospitalNo: 'ZY0101', rowVersion: c01Patient.rowVersion + 1 });
     const [event] = (await auditRows('patient.update')).filter((e) => e.entityId === c01Patient.id);
-    expect(event?.oldValue).toMatchObject({ phone: '138****0001', hospitalNo: 'ZY0001' });
-    expect(event?.newValue).toMatchObject({ phone: '139****0002', hospitalNo: 'ZY0101' });
+    // The trail keeps identity values masked only, the hospital number too (the one masking policy).
+    expect(event?.oldValue).toMatchObject({ phone: '138****0001', hospitalNo: '****01' });
+    expect(event?.newValue).toMatchObject({ phone: '139****0002', hospitalNo: '****01' });
     expect(JSON.stringify(event)).not.toContain('13900000002');
+    expect(JSON.stringify(event)).not.toContain('ZY0101');
     c01Patient = saved;
   });
 

@@ -30,7 +30,8 @@ import {
   pickFieldValues,
   type ListField,
 } from './patient-list-fields';
-import { maskIdNumber, maskName, maskPhone, presentPatient } from './patient.presenter';
+import { showPatientValue } from '@registry/shared/phi-mask';
+import { presentPatient } from './patient.presenter';
 import {
   findDuplicate,
   findOpenCenter,
@@ -229,11 +230,8 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
     const out: AuditValues = {};
     for (const [k, value] of Object.entries(v)) {
       if (value === undefined) continue;
-      if (value === null) out[k] = null;
-      else if (k === 'name') out[k] = maskName(value);
-      else if (k === 'idNumber') out[k] = maskIdNumber(value);
-      else if (k === 'phone') out[k] = maskPhone(value);
-      else out[k] = value;
+      // The trail keeps only the masked form of identity values (the one policy, `@registry/shared/phi-mask`).
+      out[k] = showPatientValue(k, value, false);
     }
     return out;
   };

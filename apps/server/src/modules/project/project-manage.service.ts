@@ -111,7 +111,7 @@ export type ProjectManageService = ReturnType<typeof createProjectManageService>
 export function createProjectManageService(deps: { db: Db; clock: Clock; projectQuota?: ProjectQuotaCheck }) {
   const { db, clock } = deps;
   const quota = deps.projectQuota ?? unlimitedProjects;
-  const everyProject = (auth: AuthContext) => auth.isSysAdmin && auth.tenantId !== auth.homeTenantId;
+  const everyProject = (auth: AuthContext) => auth.switched;
 
   /** The project with the caller's right to manage it; a foreign or unknown id and a mere viewer all answer 404/403. */
   async function manageable(auth: AuthContext, projectId: string) {

@@ -1,9 +1,9 @@
 import { and, eq, type AnyColumn, type SQL } from 'drizzle-orm';
 import { PERMISSIONS } from '@registry/shared/permissions';
-import { BUILT_IN_ROLES } from '@registry/shared/roles';
 import type { Executor } from '../../db/client';
 import { projectMembers, projects, roles } from '../../db/schema';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
+import { switchedProjectPermissions } from '../auth/acting-permissions';
 import type { AuthContext } from '../auth/session.service';
 
 /**
@@ -67,9 +67,9 @@ export type ProjectRights = {
   isMember: boolean;
   /** The membership's center (null = all centers or no membership). */
   centerId: string | null;
-  /** Project permissions the caller may grant (all of a project owner's for a system administrator acting here). */
+  /** Project permissions the caller may grant (a switched system administrator: `switchedProjectPermissions`). */
   permissions: string[];
-  /** Owner, a member holding `permission.manage`, a member with the tenant's `project.manage`, or sys acting here. */
+  /** Owner, a member holding `permission.manage`, a member with the tenant's `project.manage`, or sys acting here under support access. */
   canManage: boolean;
 };
 
@@ -108,12 +108,14 @@ export async function findProjectRights(
       ),
     )
     .limit(1);
-  const sysActing = auth.isSysAdmin && auth.tenantId !== auth.homeTenantId;
+  const sysActing = auth.switched;
   const isOwner = project.ownerId === auth.userId || membership?.code === 'project_owner';
-  const permissions = sysActing ? [...BUILT_IN_ROLES.projectOwner.permissions] : (membership?.permissions ?? []);
+  // A switched system administrator: the set-up is its to change only under the tenant's support access.
+  const permissions = sysActing
+    ? switchedProjectPermissions(auth.supportAccessUntil !== null)
+    : (membership?.permissions ?? []);
   const canManage =
     isOwner ||
-    sysActing ||
     permissions.includes(PERMISSIONS.permissionManage) ||
     (membership !== undefined && auth.tenantPermissions.includes(PERMISSIONS.projectManage));
   return {

@@ -18,7 +18,7 @@ export function createProjectService(deps: { db: Db; clock: Clock; sessions: Ses
   const { db, clock } = deps;
 
   /** A system administrator acting in another tenant sees all of that tenant's projects. */
-  const everyProject = (auth: AuthContext) => auth.isSysAdmin && auth.tenantId !== auth.homeTenantId;
+  const everyProject = (auth: AuthContext) => auth.switched;
   const fallbackRole = (auth: AuthContext) => (everyProject(auth) ? '系统管理员' : '项目成员');
 
   async function visible(auth: AuthContext, keyword?: string): Promise<ProjectVO[]> {

@@ -16,5 +16,6 @@ export function presentUserInfo(user: UserRecord, auth: AuthContext): UserInfo {
     initPwd: user.initPwd,
     tenantName: auth.tenantName,
     homeTenantCode: auth.homeTenantCode,
+    supportAccessUntil: auth.supportAccessUntil?.toISOString() ?? null,
   };
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import dayjs from 'dayjs';
 import userEvent from '@testing-library/user-event';
 import type { UserInfo } from '@registry/shared/contracts/user';
 import { server } from '../../test/server';
 import { apiUrl, http, ok } from '../../test/api';
 import { renderRoute } from '../../test/router';
-import { buildUserInfo } from '../../test/factories';
+import { buildProject, buildUserInfo } from '../../test/factories';
 import { getToken, setToken } from '../../lib/token';
 import { useAppStore } from '../../lib/stores/app-store';
 import { useProjectStore } from '../../lib/stores/project-store';
@@ -63,7 +64,7 @@ describe('AppHeader', () => {
 
   it('should offer tenant switch and form configuration when the tenant is sys', async () => {
     setToken('tok');
-    serveUser(buildUserInfo({ tenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
+    serveUser(buildUserInfo({ tenantCode: 'sys', homeTenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
     renderRoute(<AppHeader showProject />, { path: '/home', at: '/home' });
     await screen.findByText('张伟');
     await openMenu();
@@ -87,7 +88,7 @@ describe('AppHeader', () => {
 
   it('should open /manage/database in a new window with the project id and name when 配置表单 is chosen', async () => {
     setToken('tok');
-    serveUser(buildUserInfo({ tenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
+    serveUser(buildUserInfo({ tenantCode: 'sys', homeTenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
     useProjectStore
       .getState()
       .selectProject({ projectCode: 'HF', projectId: 'p1', projectName: '心衰 登记', subProject: false });
@@ -104,7 +105,7 @@ describe('AppHeader', () => {
 
   it('should call auth/change and say 操作成功 when a tenant code is entered', async () => {
     setToken('tok');
-    serveUser(buildUserInfo({ tenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
+    serveUser(buildUserInfo({ tenantCode: 'sys', homeTenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
     let tenantCode: string | null = null;
     server.use(
       http.get(apiUrl('/auth/change'), ({ request }) => {
@@ -168,5 +169,111 @@ describe('AppHeader', () => {
     renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
     await screen.findByText('张伟');
     expect(screen.queryByText(/当前租户/)).not.toBeInTheDocument();
+  });
+});
+
+describe('AppHeader for a system administrator switched into a tenant (issue 12)', () => {
+  const switchedAdmin = (supportAccessUntil: string | null = null) =>
+    buildUserInfo({
+      tenantCode: 'h001',
+      homeTenantCode: 'sys',
+      tenantName: '示例第一人民医院',
+      tenant: { id: 't1', tenantType: 'HOSPITAL' },
+      supportAccessUntil,
+    });
+
+  it('should keep 切换租户 and 配置表单 after the switch and offer the way back to the system tenant', async () => {
+    setToken('tok');
+    let user = switchedAdmin();
+    serveUser(user);
+    let tenantCode: string | null = null;
+    server.use(
+      http.get(apiUrl('/sys-user/user-info'), () => ok(user)),
+      http.get(apiUrl('/auth/change'), ({ request }) => {
+        tenantCode = new URL(request.url).searchParams.get('tenantCode');
+        user = buildUserInfo({ tenantCode: 'sys', homeTenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } });
+        return ok(null);
+      }),
+    );
+    useProjectStore
+      .getState()
+      .selectProject({ projectCode: 'HF', projectId: 'p1', projectName: '心衰登记', subProject: false });
+    renderRoute(<AppHeader showProject />, { path: '/home', at: '/home' });
+    await screen.findByText('张伟');
+    const clicks = await openMenu();
+    expect(await screen.findByRole('menuitem', { name: /切换租户/ })).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: /配置表单/ })).toBeInTheDocument();
+    await clicks.click(screen.getByRole('menuitem', { name: /返回系统租户/ }));
+    expect(await screen.findByText('操作成功')).toBeInTheDocument();
+    expect(tenantCode).toBe('sys');
+    expect(await screen.findByTestId('location')).toHaveTextContent('/person/project');
+    expect(useProjectStore.getState().projectId).toBeNull();
+    await waitFor(() => expect(screen.queryByText(/当前租户/)).not.toBeInTheDocument());
+  });
+
+  it("should drop the previous tenant's stored project when switching tenant", async () => {
+    setToken('tok');
+    serveUser(buildUserInfo({ tenantCode: 'sys', homeTenantCode: 'sys', tenant: { id: 't0', tenantType: 'SYSTEM' } }));
+    server.use(http.get(apiUrl('/auth/change'), () => ok(null)));
+    useProjectStore
+      .getState()
+      .selectProject({ projectCode: 'HF', projectId: 'p1', projectName: '心衰登记', subProject: false });
+    renderRoute(<AppHeader showProject />, { path: '/home', at: '/home' });
+    await screen.findByText('张伟');
+    const clicks = await openMenu();
+    await clicks.click(await screen.findByRole('menuitem', { name: /切换租户/ }));
+    await clicks.type(await screen.findByLabelText('租户编码'), 'h001');
+    await clicks.click(screen.getByRole('button', { name: /确\s*定/ }));
+    expect(await screen.findByText('操作成功')).toBeInTheDocument();
+    expect(useProjectStore.getState().projectId).toBeNull();
+    expect(await screen.findByTestId('location')).toHaveTextContent('/person/project');
+  });
+
+  it("should let 配置表单 pick one of the tenant's projects when none is current, never opening empty values", async () => {
+    setToken('tok');
+    serveUser(switchedAdmin());
+    server.use(
+      http.post(apiUrl('/web-project/list'), () =>
+        ok({
+          hospitalName: '示例第一人民医院',
+          departmentName: '',
+          projectVOs: [buildProject({ id: 'p-hf', projectCode: 'HF-REG', projectName: '心衰登记' })],
+        }),
+      ),
+    );
+    useProjectStore.getState().clearProject();
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
+    await screen.findByText('张伟');
+    const clicks = await openMenu();
+    await clicks.click(await screen.findByRole('menuitem', { name: /配置表单/ }));
+    const dialog = await screen.findByRole('dialog', { name: '选择要配置表单的项目' });
+    expect(open).not.toHaveBeenCalled();
+    await clicks.click(within(dialog).getByRole('combobox', { name: '项目' }));
+    await clicks.click(await screen.findByTitle('心衰登记（HF-REG）'));
+    await clicks.click(within(dialog).getByRole('button', { name: /打\s*开/ }));
+    expect(open).toHaveBeenCalledWith(
+      '/manage/database?projectId=p-hf&projectName=%E5%BF%83%E8%A1%B0%E7%99%BB%E8%AE%B0',
+    );
+    open.mockRestore();
+  });
+
+  it('should say in the header that patient data is masked and read-only without support access', async () => {
+    setToken('tok');
+    serveUser(switchedAdmin());
+    renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
+    const banner = await screen.findByRole('status', { name: '租户提示' });
+    expect(banner).toHaveTextContent('当前租户：示例第一人民医院');
+    expect(banner).toHaveTextContent('患者数据脱敏只读');
+    expect(banner).not.toHaveTextContent('支持访问至');
+  });
+
+  it('should say until when support access runs while the tenant grants it', async () => {
+    setToken('tok');
+    serveUser(switchedAdmin('2026-11-25T10:30:00.000Z'));
+    renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
+    const banner = await screen.findByRole('status', { name: '租户提示' });
+    expect(banner).toHaveTextContent(`支持访问至 ${dayjs('2026-11-25T10:30:00.000Z').format('YYYY-MM-DD HH:mm')}`);
+    expect(banner).not.toHaveTextContent('脱敏只读');
   });
 });

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Layout, Tag, Typography } from 'antd';
 import { SYS_TENANT_CODE } from '@registry/shared/constants';
 import type { UserInfo } from '@registry/shared/contracts/user';
+import { formatTime } from '../../lib/format-time';
 import { useUserInfo } from '../../features/account/api/get-user-info';
 import { NotificationBell } from '../../features/notification/components/notification-bell';
 import { listProjects } from '../../features/project/api/list-projects';
@@ -10,11 +11,8 @@ import { useAppStore } from '../../lib/stores/app-store';
 import { useProjectStore } from '../../lib/stores/project-store';
 import { UserMenu } from './user-menu';
 
-/** Fields of user-info that tell a switched system administrator apart (present once the server sends them). */
-type TenantFields = { tenantName?: string | null; homeTenantCode?: string | null };
-
 /** The tenant a system administrator acts in after switching, or null when the user is in their home tenant. */
-export function actingTenant(info: (UserInfo & TenantFields) | undefined): string | null {
+export function actingTenant(info: UserInfo | undefined): string | null {
   if (!info?.homeTenantCode || info.homeTenantCode !== SYS_TENANT_CODE) return null;
   if (info.tenantCode === SYS_TENANT_CODE) return null;
   return info.tenantName || info.tenantCode;
@@ -46,7 +44,8 @@ export function AppHeader({ showProject, leading }: { showProject: boolean; lead
   const hospitalName = useAppStore((s) => s.hospitalName);
   const departmentName = useAppStore((s) => s.departmentName);
   const projectName = useProjectStore((s) => s.projectName);
-  const acting = actingTenant(useUserInfo().data);
+  const info = useUserInfo().data;
+  const acting = actingTenant(info);
 
   return (
     <Layout.Header className="app-header">
@@ -59,11 +58,7 @@ export function AppHeader({ showProject, leading }: { showProject: boolean; lead
         )}
       </div>
       <div className="app-header-right">
-        {acting && (
-          <Tag color="orange" className="header-tenant" title="系统管理员已切换到该租户">
-            当前租户：{acting}
-          </Tag>
-        )}
+        {acting && <SwitchedTenantBanner tenant={acting} supportAccessUntil={info?.supportAccessUntil ?? null} />}
         {hospitalName && (
           <span className="header-org">
             {hospitalName}
@@ -74,5 +69,26 @@ export function AppHeader({ showProject, leading }: { showProject: boolean; lead
         <UserMenu />
       </div>
     </Layout.Header>
+  );
+}
+
+/**
+ * Whose tenant a switched system administrator is in, and what it may do there: with the tenant's support access
+ * (until when) the patient data is open to it; without, the patient data is masked and read-only.
+ */
+function SwitchedTenantBanner({ tenant, supportAccessUntil }: { tenant: string; supportAccessUntil: string | null }) {
+  return (
+    <span className="header-tenant" role="status" aria-label="租户提示">
+      <Tag color="orange" title="系统管理员已切换到该租户">
+        当前租户：{tenant}
+      </Tag>
+      {supportAccessUntil ? (
+        <Tag color="green" title="该租户管理员授予的支持访问，患者数据可查看和修改（均记入操作日志）">
+          支持访问至 {formatTime(supportAccessUntil)}
+        </Tag>
+      ) : (
+        <Tag title="未获该租户管理员授予支持访问：可配置表单、查看项目设置，患者数据脱敏只读">患者数据脱敏只读</Tag>
+      )}
+    </span>
   );
 }

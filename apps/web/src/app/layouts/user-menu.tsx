@@ -1,9 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
-import { Avatar, Dropdown, Form, Input, Modal, Space, type MenuProps } from 'antd';
+import { Avatar, Dropdown, Empty, Form, Input, Modal, Select, Space, type MenuProps } from 'antd';
 import {
   DownOutlined,
   FormOutlined,
   KeyOutlined,
+  HomeOutlined,
   LogoutOutlined,
   PictureOutlined,
   SwapOutlined,
@@ -11,11 +12,12 @@ import {
   UserSwitchOutlined,
 } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LAYOUT, MESSAGES, SYS_TENANT_CODE } from '@registry/shared/constants';
 import { useUserInfo } from '../../features/account/api/get-user-info';
 import { logout } from '../../features/account/api/logout';
 import { changeTenant } from '../../features/account/api/change-tenant';
+import { listProjects } from '../../features/project/api/list-projects';
 import { clearToken, withAccessToken } from '../../lib/token';
 import { toast } from '../../lib/toast';
 import { useProjectStore } from '../../lib/stores/project-store';
@@ -31,12 +33,19 @@ const AvatarDialog = lazy(() =>
 export const USER_MENU_LABELS = {
   switchTenant: '切换租户',
   configureForm: '配置表单',
+  backToSys: '返回系统租户',
   switchProject: '切换项目',
   avatar: '头像设置',
   logout: '退出登录',
 } as const;
 
-type DialogName = 'password' | 'avatar' | 'tenant' | null;
+type DialogName = 'password' | 'avatar' | 'tenant' | 'form' | null;
+
+/** `/manage/database?projectId=&projectName=` in a new window (seed §2, 配置表单). */
+function openFormConfig(project: { id: string; name: string }) {
+  const query = new URLSearchParams({ projectId: project.id, projectName: project.name });
+  window.open(`/manage/database?${query.toString()}`);
+}
 
 /** The header's avatar dropdown with the actions of seed §2. */
 export function UserMenu() {
@@ -46,12 +55,21 @@ export function UserMenu() {
   const user = useUserInfo();
   const projectId = useProjectStore((s) => s.projectId);
   const projectName = useProjectStore((s) => s.projectName);
+  const clearProject = useProjectStore((s) => s.clearProject);
   const [dialog, setDialog] = useState<DialogName>(null);
   const [tenantForm] = Form.useForm<{ tenantCode: string }>();
   const [tenantSaving, setTenantSaving] = useState(false);
+  const [formProjectId, setFormProjectId] = useState<string | undefined>(undefined);
 
   const info = user.data;
-  const isSys = info?.tenantCode === SYS_TENANT_CODE;
+  // The system tenant's actions belong to the user's home tenant: they stay after 切换租户 (which changes tenantCode).
+  const isSys = info?.homeTenantCode === SYS_TENANT_CODE;
+  const switched = isSys && info?.tenantCode !== SYS_TENANT_CODE;
+  const projects = useQuery({
+    queryKey: ['web-project', 'list', 'all', ''],
+    queryFn: () => listProjects(''),
+    enabled: dialog === 'form',
+  });
   const isPersonal = info?.tenant.tenantType === 'PERSONAL';
   const initPwd = info?.initPwd ?? false;
 
@@ -66,13 +84,23 @@ export function UserMenu() {
     navigate('/login', { replace: true });
   };
 
+  /**
+   * Switches the acting tenant. The server clears the session's project, so the stored one (of the previous tenant) is
+   * dropped too and the project list of the new tenant opens.
+   */
+  const switchTenant = async (tenantCode: string) => {
+    await changeTenant(tenantCode);
+    toast.success(MESSAGES.operationSucceeded);
+    clearProject();
+    await queryClient.invalidateQueries();
+    navigate('/person/project');
+  };
+
   const submitTenant = async ({ tenantCode }: { tenantCode: string }) => {
     setTenantSaving(true);
     try {
-      await changeTenant(tenantCode.trim());
-      toast.success(MESSAGES.operationSucceeded);
+      await switchTenant(tenantCode.trim());
       setDialog(null);
-      await queryClient.invalidateQueries();
     } catch {
       // The request layer showed the message.
     } finally {
@@ -80,11 +108,19 @@ export function UserMenu() {
     }
   };
 
+  const submitFormProject = () => {
+    const project = projects.data?.projectVOs.find((p) => p.id === formProjectId);
+    if (!project) return;
+    openFormConfig({ id: project.id, name: project.projectName });
+    setDialog(null);
+  };
+
   const items: MenuProps['items'] = [
     ...(isSys
       ? [
           { key: 'tenant', icon: <UserSwitchOutlined />, label: USER_MENU_LABELS.switchTenant },
           { key: 'form', icon: <FormOutlined />, label: USER_MENU_LABELS.configureForm },
+          ...(switched ? [{ key: 'tenant-home', icon: <HomeOutlined />, label: USER_MENU_LABELS.backToSys }] : []),
         ]
       : []),
     ...(pathname !== '/person/project'
@@ -106,11 +142,19 @@ export function UserMenu() {
         tenantForm.resetFields();
         setDialog('tenant');
         break;
-      case 'form': {
-        const query = new URLSearchParams({ projectId: projectId ?? '', projectName: projectName ?? '' });
-        window.open(`/manage/database?${query.toString()}`);
+      case 'form':
+        // With a current project its forms open at once; otherwise the administrator picks one of the tenant's.
+        if (projectId) openFormConfig({ id: projectId, name: projectName ?? '' });
+        else {
+          setFormProjectId(undefined);
+          setDialog('form');
+        }
         break;
-      }
+      case 'tenant-home':
+        void switchTenant(SYS_TENANT_CODE).catch(() => {
+          // The request layer showed the message.
+        });
+        break;
       case 'project':
         navigate('/person/project');
         break;
@@ -172,6 +216,35 @@ export function UserMenu() {
             <Input placeholder="请输入要切换到的租户编码" autoFocus />
           </Form.Item>
         </Form>
+      </Modal>
+
+      <Modal
+        title="选择要配置表单的项目"
+        open={dialog === 'form'}
+        okText="打开"
+        cancelText="取消"
+        okButtonProps={{ disabled: !formProjectId }}
+        onOk={submitFormProject}
+        onCancel={() => setDialog(null)}
+        destroyOnHidden
+      >
+        {projects.data && projects.data.projectVOs.length === 0 ? (
+          <Empty description="当前租户没有项目，请先切换到项目所在的租户" />
+        ) : (
+          <Select
+            aria-label="项目"
+            style={{ width: '100%' }}
+            loading={projects.isPending}
+            placeholder="请选择项目"
+            value={formProjectId}
+            onChange={setFormProjectId}
+            showSearch={{ optionFilterProp: 'label' }}
+            options={(projects.data?.projectVOs ?? []).map((p) => ({
+              value: p.id,
+              label: `${p.projectName}（${p.projectCode}）`,
+            }))}
+          />
+        )}
       </Modal>
     </>
   );

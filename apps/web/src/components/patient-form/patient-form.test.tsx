@@ -27,6 +27,17 @@ describe('toUpdateBody', () => {
     const values = { ...patientToValues(patient), name: '张*改', phone: '', status: 'withdrawn' as const };
     expect(toUpdateBody(patient, values)).toEqual({ id: patient.id, rowVersion: 1, status: 'withdrawn' });
   });
+
+  it('should keep a masked birth date and hospital number out of the form and out of the body', () => {
+    const patient = buildPatient({ masked: true, name: '张*', birthDate: '1990-**-**', hospitalNo: '****01' });
+    const values = patientToValues(patient);
+    expect(values.birthDate).toBeNull();
+    expect(toUpdateBody(patient, { ...values, hospitalNo: '', status: 'withdrawn' as const })).toEqual({
+      id: patient.id,
+      rowVersion: 1,
+      status: 'withdrawn',
+    });
+  });
 });
 
 describe('PatientForm (edit)', { timeout: 60_000 }, () => {

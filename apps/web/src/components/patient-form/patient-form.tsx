@@ -74,7 +74,8 @@ export function patientToValues(patient: PatientVO): PatientFormValues {
     name: patient.name,
     idNumber: patient.idNumber ?? undefined,
     gender: patient.gender,
-    birthDate: patient.birthDate ? dayjs(patient.birthDate, DATE) : null,
+    // A masked birth date (`1990-**-**`) is no date: the field shows it as its placeholder, disabled.
+    birthDate: patient.birthDate && !patient.masked ? dayjs(patient.birthDate, DATE) : null,
     phone: patient.phone ?? undefined,
     hospitalNo: patient.hospitalNo ?? undefined,
     centerId: patient.centerId,
@@ -117,11 +118,11 @@ export function toUpdateBody(patient: PatientVO, values: PatientFormValues): Pat
   if (idNumber !== undefined) body.idNumber = idNumber;
   const phone = masked ? undefined : optional(text(values.phone), patient.phone);
   if (phone !== undefined) body.phone = phone;
-  const hospitalNo = optional(text(values.hospitalNo), patient.hospitalNo);
+  const hospitalNo = masked ? undefined : optional(text(values.hospitalNo), patient.hospitalNo);
   if (hospitalNo !== undefined) body.hospitalNo = hospitalNo;
   const gender = optional(values.gender ?? undefined, patient.gender);
   if (gender !== undefined) body.gender = gender as PatientGender | null;
-  const birthDate = optional(day(values.birthDate), patient.birthDate);
+  const birthDate = masked ? undefined : optional(day(values.birthDate), patient.birthDate);
   if (birthDate !== undefined) body.birthDate = birthDate;
   const enrolDate = optional(day(values.enrolDate), patient.enrolDate);
   if (enrolDate !== undefined) body.enrolDate = enrolDate;
@@ -316,7 +317,8 @@ export function PatientForm(props: PatientFormProps) {
               <DatePicker
                 aria-label="出生日期"
                 style={{ width: '100%' }}
-                placeholder="YYYY-MM-DD"
+                disabled={masked}
+                placeholder={masked ? (patient?.birthDate ?? 'YYYY-MM-DD') : 'YYYY-MM-DD'}
                 disabledDate={(d) => d.isAfter(dayjs(), 'day')}
               />
             </Form.Item>
@@ -332,8 +334,13 @@ export function PatientForm(props: PatientFormProps) {
             </Form.Item>
           </Col>
           <Col xs={24} md={12} xl={8}>
-            <Form.Item name="hospitalNo" label="住院号" rules={[contractRule(shape.hospitalNo)]}>
-              <Input placeholder="字母、数字、下划线或短横线" autoComplete="off" maxLength={32} />
+            <Form.Item
+              name="hospitalNo"
+              label="住院号"
+              rules={masked ? [] : [contractRule(shape.hospitalNo)]}
+              extra={maskedExtra}
+            >
+              <Input disabled={masked} placeholder="字母、数字、下划线或短横线" autoComplete="off" maxLength={32} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12} xl={8}>

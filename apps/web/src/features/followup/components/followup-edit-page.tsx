@@ -3,6 +3,7 @@ import { Button, Card, Col, Result, Row, Spin, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
+import { isMaskedValue } from '@registry/shared/phi-mask';
 import type { TaskDetailVO } from '@registry/shared/contracts/followup';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { hasAnyPermission } from '../../../lib/permission';
@@ -85,7 +86,7 @@ function TaskRecord({ detail, reload }: { detail: TaskDetailVO; reload: () => Pr
         <DeathDialog
           patientId={patient.id}
           patientLabel={`${patient.patientNo} ${patient.name}`}
-          birthDate={patient.birthDate}
+          birthDate={isMaskedValue(patient.birthDate) ? null : patient.birthDate}
           defaultDate={death}
           onClose={() => setDeath(null)}
           onRecorded={() => {

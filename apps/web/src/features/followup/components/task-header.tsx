@@ -8,6 +8,7 @@ import {
   type PatientGender,
   type PatientStatus,
 } from '@registry/shared/contracts/patient';
+import { isMaskedValue } from '@registry/shared/phi-mask';
 import { TaskStateTag } from './task-state-tag';
 import { WindowText } from './window-text';
 
@@ -16,6 +17,8 @@ const label = <T extends string>(labels: Readonly<Record<T, string>>, value: str
 
 function age(birthDate: string | null, on: string): string {
   if (!birthDate) return '—';
+  // Masked to the year (`1990-**-**`, no patient.pii): the age from the years alone, approximate.
+  if (isMaskedValue(birthDate)) return `约${dayjs(on).year() - Number(birthDate.slice(0, 4))}岁`;
   return `${dayjs(on).diff(dayjs(birthDate), 'year')}岁`;
 }
 

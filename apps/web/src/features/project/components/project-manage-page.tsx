@@ -15,6 +15,7 @@ import { JoinRequestPanel } from './join-request-panel';
 import { ProjectFormDialog } from './project-form-dialog';
 import { PROJECT_STATUS } from './project-status';
 import { StatusActions } from './status-actions';
+import { SupportAccessPanel } from './support-access-panel';
 import { TenantPanel } from './tenant-panel';
 
 function ProjectTable() {
@@ -86,6 +87,16 @@ function ProjectTable() {
   );
 }
 
+/** 支持访问: the tenant's own administrator, in its own tenant (a switched system administrator never grants itself). */
+export function canGrantSupport(
+  held: readonly string[],
+  info: { homeTenantCode: string; tenantCode: string } | undefined,
+): boolean {
+  return (
+    hasAnyPermission(held, [PERMISSIONS.supportGrant]) && info !== undefined && info.homeTenantCode === info.tenantCode
+  );
+}
+
 /** `/person/project-manage`: the projects the user owns, the join requests to them and, for sys, the tenants. */
 export function ProjectManagePage() {
   const [params, setParams] = useSearchParams();
@@ -97,6 +108,7 @@ export function ProjectManagePage() {
     (user.data as { homeTenantCode?: string } | undefined)?.homeTenantCode === SYS_TENANT_CODE;
   const showTenants =
     isSys && (hasAnyPermission(held, [PERMISSIONS.tenantManage]) || user.data?.tenantCode === SYS_TENANT_CODE);
+  const showSupport = canGrantSupport(held, user.data);
   const tab = params.get('tab') ?? 'projects';
 
   const items = [
@@ -112,6 +124,7 @@ export function ProjectManagePage() {
       children: <JoinRequestPanel />,
     },
     ...(showTenants ? [{ key: 'tenants', label: '租户管理', children: <TenantPanel /> }] : []),
+    ...(showSupport ? [{ key: 'support', label: '支持访问', children: <SupportAccessPanel /> }] : []),
   ];
 
   return (
