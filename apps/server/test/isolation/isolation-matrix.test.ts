@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import ExcelJS from 'exceljs';
 import os from 'node:os';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +103,13 @@ async function send(token: string | undefined, route: RouteCase, parts: RequestP
     ...(parts.body !== undefined ? { payload: parts.body } : {}),
   });
   const contentType = String(res.headers['content-type'] ?? '');
+  if (contentType.includes('spreadsheetml')) {
+    // a workbook's bytes differ with its creation time: compare what its sheets hold
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ExcelJS.Buffer);
+    const sheets = workbook.worksheets.map((ws) => ws.getSheetValues());
+    return { code: res.statusCode, contentType, data: sheets };
+  }
   if (!contentType.includes('json')) return { code: res.statusCode, contentType, data: res.body.length };
   const body = res.json<{ status: number; message: string; data: unknown }>();
   return { code: res.statusCode, status: body.status, message: body.message, data: body.data };
