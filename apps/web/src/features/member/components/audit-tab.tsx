@@ -6,6 +6,7 @@ import { useAuditOptions } from '../api/get-audit-options';
 import { useAuditEvents } from '../api/list-audit-events';
 import { diffValues, type FieldChange } from './audit-diff';
 import { formatTime } from '../../../lib/format-time';
+import { listEmptyText } from '../../../components/list-empty/list-empty';
 
 type Filters = {
   actorId?: string;
@@ -117,7 +118,7 @@ export function AuditTab() {
         size="small"
         loading={events.isFetching}
         dataSource={events.data?.records ?? []}
-        locale={{ emptyText: '暂无操作日志' }}
+        locale={{ emptyText: listEmptyText(events, '暂无操作日志') }}
         scroll={{ x: 1300 }}
         pagination={{
           current,
