@@ -41,7 +41,7 @@ const person = MENU_GROUPS.person;
 const project = MENU_GROUPS.project;
 
 /** The personal layout (`index`) and the main project layout (`project`) menus, in display order. */
-export const MENU_DEFINITIONS: readonly MenuDefinition[] = [
+const DEFINITIONS: readonly MenuDefinition[] = [
   item(person, 'person-project', '项目列表', '/person/project', 'AppstoreOutlined', 10, P.projectList),
   item(person, 'person-project-manage', '项目管理', '/person/project-manage', 'ProjectOutlined', 20, P.projectManage),
   item(
@@ -172,3 +172,20 @@ export const MENU_DEFINITIONS: readonly MenuDefinition[] = [
     'multicenter',
   ),
 ];
+
+/**
+ * The project configuration group (项目配置: database, follow-up plans, permissions, centers …) again at the end of the
+ * main project menu, so an owner reaches the configuration of the project they are in without 切换项目; the same
+ * routes, shown by the same project permissions (`database.config`, `followup.config`, `permission.manage` …).
+ */
+const PROJECT_CONFIG: readonly MenuDefinition[] = DEFINITIONS.filter(
+  (m) => m.id === 'manage' || m.parentId === 'manage',
+).map((m) => ({
+  ...m,
+  groupCode: project,
+  id: `project-${m.id}`,
+  parentId: m.parentId === null ? null : `project-${m.parentId}`,
+  sort: m.parentId === null ? 80 : m.sort,
+}));
+
+export const MENU_DEFINITIONS: readonly MenuDefinition[] = [...DEFINITIONS, ...PROJECT_CONFIG];

@@ -56,8 +56,13 @@ export const auditEventVO = z.object({
   /** Chinese label of the entity type (`用户`), the code itself when unknown. */
   entityLabel: z.string(),
   entityId: z.string().nullable(),
-  /** What the entity is called now (project, center, user, role, organisation, file name; a member's user name). */
+  /**
+   * What the entity is called now (project, center, user, role, organisation, file name; a member's user name; a
+   * patient's number, never the name).
+   */
   entityName: z.string().nullable(),
+  /** Names of the ids in the old and new values (`projectId`, `userId`, `centerId`, `patientId` …): id → name. */
+  valueNames: z.record(z.string(), z.string()),
   oldValue: z.unknown(),
   newValue: z.unknown(),
   reason: z.string().nullable(),
@@ -181,6 +186,81 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   // issue 6: reminders and notifications
   'followup_task.remind': '发送随访提醒',
   'notification.read': '标记通知已读',
+};
+
+/** Chinese labels of the keys of audit values; `auditFieldLabel` labels a dotted path by its segments. */
+export const AUDIT_FIELD_LABELS: Readonly<Record<string, string>> = {
+  id: 'ID',
+  name: '名称',
+  code: '编码',
+  title: '标题',
+  status: '状态',
+  reason: '原因',
+  note: '说明',
+  message: '说明',
+  projectId: '项目',
+  projectName: '项目名称',
+  parentId: '上级项目',
+  centerId: '中心',
+  organisationId: '机构',
+  userId: '用户',
+  ownerId: '负责人',
+  leadUserId: '中心负责人',
+  roleId: '角色',
+  patientId: '患者',
+  patientNo: '患者编号',
+  fileId: '文件',
+  formKey: '表单',
+  fieldKey: '字段',
+  versionNo: '版本号',
+  revision: '修订号',
+  username: '用户名',
+  phone: '手机号',
+  email: '邮箱',
+  gender: '性别',
+  birthDate: '出生日期',
+  enrolDate: '入组日期',
+  hospitalNo: '住院号',
+  idNumber: '身份证号',
+  description: '描述',
+  permissions: '权限',
+  categories: '分类数',
+  forms: '表单数',
+  fields: '字段数',
+  count: '数量',
+  total: '总数',
+  tenantId: '租户',
+  visitName: '访视',
+  dueDate: '到期日期',
+  outcome: '结果',
+  value: '值',
+  data: '数据',
+  isDefault: '默认',
+  enabled: '启用',
+};
+
+/** A value key's Chinese label (`projectId` → 项目, `data.weight` → 数据.weight): unknown segments stay as they are. */
+export function auditFieldLabel(path: string): string {
+  return path
+    .split('.')
+    .map((segment) => AUDIT_FIELD_LABELS[segment] ?? segment)
+    .join('.');
+}
+
+/** The value keys holding an id, with the entity type whose name the viewer shows for it. */
+export const AUDIT_ID_KEYS: Readonly<Record<string, string>> = {
+  projectId: 'project',
+  parentId: 'project',
+  centerId: 'center',
+  organisationId: 'organisation',
+  userId: 'user',
+  ownerId: 'user',
+  leadUserId: 'user',
+  createdBy: 'user',
+  decidedBy: 'user',
+  roleId: 'role',
+  patientId: 'patient',
+  fileId: 'file',
 };
 
 /** Chinese labels of the entity types of audit events. */

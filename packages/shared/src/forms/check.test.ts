@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDefinition } from './check';
+import { checkDefinition, checkFieldKey, structuralProblems } from './check';
 import type { Definition, FieldDefinition } from './definition';
 import { DEFAULT_MISSING_CODES } from './definition';
 
@@ -272,5 +272,42 @@ describe('checkDefinition', () => {
     const d = definitionOf([{ key: 'a', label: 'A', type: 'calc', formula: '[a]' }]);
     expect(() => checkDefinition(d)).not.toThrow();
     expect(messages(d)).toContain('计算公式循环引用：a → a');
+  });
+});
+
+describe('checkFieldKey', () => {
+  const d = definitionOf([weight, sex], [{ key: 'hb', label: '血红蛋白', type: 'integer' }]);
+
+  it('should refuse a used name with the message checkDefinition gives once the name is applied', () => {
+    const problem = checkFieldKey(d, { formKey: 'lab', fieldKey: 'hb' }, 'sex');
+    expect(problem).toMatchObject({ path: 'categories.0.forms.1.fields.0.key', formKey: 'lab' });
+    const applied = definitionOf([weight, sex], [{ key: 'sex', label: '血红蛋白', type: 'integer' }]);
+    expect(checkDefinition(applied).map((p) => [p.path, p.message])).toEqual([[problem?.path, problem?.message]]);
+  });
+
+  it("should refuse a bad pattern and a parent's name, and accept its own or a free name", () => {
+    expect(checkFieldKey(d, { formKey: 'lab', fieldKey: 'hb' }, 'Hb-1')?.message).toMatch(/^变量名 Hb-1 无效/);
+    const parent = definitionOf([{ key: 'bmi', label: 'BMI', type: 'decimal' }]);
+    expect(checkFieldKey(d, { formKey: 'lab', fieldKey: 'hb' }, 'bmi', { parent })?.message).toBe(
+      '变量名 bmi 重复：已被上级项目的表单「人口学」的字段「BMI」使用',
+    );
+    expect(checkFieldKey(d, { formKey: 'lab', fieldKey: 'hb' }, 'hb')).toBeNull();
+    expect(checkFieldKey(d, { formKey: 'lab', fieldKey: 'hb' }, 'hgb')).toBeNull();
+  });
+});
+
+describe('structuralProblems', () => {
+  it("should give the schema's objections with their paths and the field concerned", () => {
+    const d = definitionOf([{ ...weight, label: ' ' }]);
+    expect(structuralProblems(d)).toEqual([
+      {
+        path: 'categories.0.forms.0.fields.0.label',
+        formKey: 'demo',
+        fieldKey: 'weight',
+        message: '字段 weight：请输入字段名称',
+        position: null,
+      },
+    ]);
+    expect(structuralProblems(definitionOf([weight]))).toEqual([]);
   });
 });

@@ -1,7 +1,14 @@
 import type { DefinitionProblem } from '../contracts/form-definition';
 import { compilePattern, PATTERN_DEFINITION_BUDGET, type PatternResult } from './pattern';
 import type { AnyField, Definition, FieldDefinition, FormDefinition } from './definition';
-import { CHOICE_FIELD_TYPES, LAYOUT_FIELD_TYPES, NUMERIC_FIELD_TYPES } from './definition';
+import {
+  CHOICE_FIELD_TYPES,
+  FIELD_KEY_MESSAGE,
+  FIELD_KEY_PATTERN,
+  LAYOUT_FIELD_TYPES,
+  NUMERIC_FIELD_TYPES,
+  definitionSchema,
+} from './definition';
 import { lintLogic, listRefNodes, parseLogic, parseDateValue, type LogicRef } from './logic';
 import { describeCycle, dependencyOrder } from './graph';
 import { listFormFields, listForms } from './walk';
@@ -41,6 +48,85 @@ function validDateBound(value: string): boolean {
 
 function dateBoundValue(value: string): number | null {
   return value === 'today' ? null : parseDateValue(value);
+}
+
+/** Who already uses a variable name (the duplicate-key check of `checkDefinition` and `checkFieldKey`). */
+type KeyOwner = { field: AnyField; form: FormDefinition; inherited: boolean };
+
+function duplicateKeyMessage(key: string, owner: KeyOwner): string {
+  const where = owner.inherited ? '上级项目的' : '';
+  return `变量名 ${key} 重复：已被${where}表单「${owner.form.title}」的字段「${owner.field.label}」使用`;
+}
+
+/** The field (or group column) a designer edits: its form, its key, the column's key when it is one. */
+export type FieldTarget = { formKey: string; fieldKey: string; columnKey?: string | null };
+
+/**
+ * The verdict on renaming one field to `key` — the same rules and message as `checkDefinition` (the pattern of the
+ * schema, one owner per variable name across the definition and its parent): the problem at the field's `key`, or
+ * null when the name may be used (or the field is not in the definition).
+ */
+export function checkFieldKey(
+  definition: Definition,
+  target: FieldTarget,
+  key: string,
+  opts: Pick<CheckOptions, 'parent'> = {},
+): DefinitionProblem | null {
+  const owners = new Map<string, KeyOwner>();
+  const own = (field: AnyField, form: FormDefinition, inherited: boolean) => {
+    if (!owners.has(field.key)) owners.set(field.key, { field, form, inherited });
+  };
+  if (opts.parent !== undefined) {
+    for (const entry of listForms(opts.parent)) {
+      for (const item of listFormFields(entry.form)) own(item.field, entry.form, true);
+    }
+  }
+  let at: { path: string; formKey: string } | null = null;
+  for (const entry of listForms(definition)) {
+    for (const item of listFormFields(entry.form, entry.path)) {
+      const isTarget =
+        entry.form.key === target.formKey &&
+        (target.columnKey
+          ? item.group?.key === target.fieldKey && item.field.key === target.columnKey
+          : item.group === null && item.field.key === target.fieldKey);
+      if (isTarget && at === null) at = { path: item.path, formKey: entry.form.key };
+      else own(item.field, entry.form, false);
+    }
+  }
+  if (at === null) return null;
+  const problem = (message: string): DefinitionProblem => ({
+    path: `${at.path}.key`,
+    formKey: at.formKey,
+    fieldKey: target.columnKey ?? target.fieldKey,
+    message,
+    position: null,
+  });
+  if (!FIELD_KEY_PATTERN.test(key)) return problem(`变量名 ${key || '（空）'} 无效：${FIELD_KEY_MESSAGE}`);
+  const owner = owners.get(key);
+  return owner === undefined ? null : problem(duplicateKeyMessage(key, owner));
+}
+
+/** The schema's objections to a definition (an empty label, a bad option code) as problems at their paths. */
+export function structuralProblems(definition: unknown): DefinitionProblem[] {
+  const parsed = definitionSchema.safeParse(definition);
+  if (parsed.success) return [];
+  const doc = definition as Partial<Definition>;
+  return parsed.error.issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    const match = /^categories\.(\d+)\.forms\.(\d+)(?:\.fields\.(\d+)(?:\.fields\.(\d+))?)?/.exec(path);
+    const form = match ? doc.categories?.[Number(match[1])]?.forms?.[Number(match[2])] : undefined;
+    const field = match?.[3] === undefined ? undefined : form?.fields?.[Number(match[3])];
+    const column = match?.[4] === undefined ? undefined : field?.fields?.[Number(match[4])];
+    const target = column ?? field;
+    const where = target ? `字段 ${target.key}：` : form ? `表单 ${form.key}：` : '';
+    return {
+      path,
+      formKey: form?.key ?? null,
+      fieldKey: target?.key ?? null,
+      message: `${where}${issue.message}`,
+      position: null,
+    };
+  });
 }
 
 /** Finds the problems of a definition (empty when it may be published). Never throws on a schema-valid definition. */
@@ -91,13 +177,7 @@ export function checkDefinition(definition: Definition, opts: CheckOptions = {})
     for (const item of listFormFields(form, entry.path)) {
       const existing = fields.get(item.field.key);
       if (existing !== undefined) {
-        const where = existing.inherited ? '上级项目的' : '';
-        add(
-          `${item.path}.key`,
-          form.key,
-          item.field.key,
-          `变量名 ${item.field.key} 重复：已被${where}表单「${existing.form.title}」的字段「${existing.field.label}」使用`,
-        );
+        add(`${item.path}.key`, form.key, item.field.key, duplicateKeyMessage(item.field.key, existing));
       } else {
         fields.set(item.field.key, { ...item, form, inherited: false });
       }

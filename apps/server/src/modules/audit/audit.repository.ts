@@ -16,7 +16,17 @@ import {
 } from 'drizzle-orm';
 import { alias, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
-import { auditEvents, centers, files, organisations, projectMembers, projects, roles, users } from '../../db/schema';
+import {
+  auditEvents,
+  centers,
+  files,
+  organisations,
+  patients,
+  projectMembers,
+  projects,
+  roles,
+  users,
+} from '../../db/schema';
 
 /**
  * Whose events a caller may read. `projectId` null: every event of the acting tenant. With a project: the events of
@@ -178,6 +188,8 @@ const NAMED_ENTITIES = {
   role: { table: roles, name: roles.name, tenant: roles.tenantId },
   organisation: { table: organisations, name: organisations.name, tenant: organisations.tenantId },
   file: { table: files, name: files.originalName, tenant: files.tenantId },
+  // A patient reads as its number: the trail never shows a patient's name.
+  patient: { table: patients, name: patients.patientNo, tenant: patients.tenantId },
 } as const;
 
 /**

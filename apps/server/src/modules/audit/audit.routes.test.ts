@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditOptionsResponse, AuditPageResponse } from '@registry/shared/contracts/audit';
-import { projects, users } from '../../db/schema';
+import { eq } from 'drizzle-orm';
+import { centers, organisations, patients, projects, users } from '../../db/schema';
 import { audit } from '../../plugins/audit';
 import { tenantIdOf } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
@@ -103,6 +104,49 @@ describe('POST audit-event/page', () => {
     // The viewer names what an event is about (read now, within the tenant); an id that names no row has no name.
     expect(enterEvent?.entityName).toBe('心力衰竭注册登记研究');
     expect(center?.entityName).toBeNull();
+  });
+
+  it('should name the ids in the values (project, user, patient by its number) and the patient entity by its number', async () => {
+    const projectId = project['HF-REG'] ?? '';
+    const [org] = await t.db
+      .select({ id: organisations.id })
+      .from(organisations)
+      .where(eq(organisations.tenantId, h001))
+      .limit(1);
+    const [center] = await t.db
+      .insert(centers)
+      .values({ tenantId: h001, projectId, organisationId: org?.id ?? '', code: 'AUD', name: '审计测试中心' })
+      .returning({ id: centers.id });
+    const [patient] = await t.db
+      .insert(patients)
+      .values({
+        tenantId: h001,
+        projectId,
+        centerId: center?.id ?? '',
+        seq: 901,
+        patientNo: 'AUD-0901',
+        name: '赵审计',
+      })
+      .returning({ id: patients.id, patientNo: patients.patientNo, name: patients.name });
+    if (!patient) throw new Error('no patient');
+    await audit(t.db, ctx('owner'), {
+      action: 'patient.update',
+      entityType: 'patient',
+      entityId: patient.id,
+      oldValue: { projectId: project['HF-REG'], ownerId: user.entry, patientId: patient.id, status: 'screening' },
+      newValue: { projectId: project['HF-REG'], ownerId: user.owner, patientId: patient.id, status: 'enrolled' },
+    });
+    const monitor = await enter('monitor', 'HF-REG');
+    const data = (await page(monitor, { action: 'patient.update' })).json<Body<AuditPageResponse>>().data;
+    const event = data.records.find((r) => r.entityId === patient.id);
+    expect(event?.entityName).toBe(patient.patientNo);
+    expect(event?.valueNames).toMatchObject({
+      [project['HF-REG'] ?? '']: '心力衰竭注册登记研究',
+      [user.entry ?? '']: expect.any(String),
+      [user.owner ?? '']: expect.any(String),
+      [patient.id]: patient.patientNo,
+    });
+    expect(JSON.stringify(event?.valueNames)).not.toContain(patient.name);
   });
 
   it('should keep pages stable when events are written between two pages', async () => {

@@ -9,7 +9,7 @@ import {
 import { PERMISSIONS } from '@registry/shared/permissions';
 import type { Db } from '../../db/client';
 import type { AuthContext } from '../auth/session.service';
-import { presentAuditEvent } from './audit.presenter';
+import { idRefsOf, presentAuditEvent } from './audit.presenter';
 import {
   countEvents,
   findEntityNames,
@@ -54,8 +54,8 @@ export function createAuditService(deps: { db: Db }) {
       countEvents(db, scope, anchored),
       findEventPage(db, scope, anchored, { offset: (q.current - 1) * q.size, limit: q.size }),
     ]);
-    const names = await findEntityNames(db, scope.tenantId, rows);
-    const records = rows.map((row) => presentAuditEvent(row, names.get(`${row.entityType}:${row.entityId}`) ?? null));
+    const names = await findEntityNames(db, scope.tenantId, [...rows, ...rows.flatMap(idRefsOf)]);
+    const records = rows.map((row) => presentAuditEvent(row, names));
     return { records, total, current: q.current, size: q.size, anchorId };
   }
 

@@ -317,6 +317,24 @@ describe('POST form-definition/publish', () => {
     ]);
   });
 
+  it('should refuse to publish a variable name used twice, at the second field, and publish nothing', async () => {
+    const { token } = await freshProject();
+    const twice = sampleDefinition();
+    const height = twice.categories[0]?.forms[0]?.fields[1];
+    if (height) height.key = 'weight';
+    const res = await saveAndPublish(token, twice);
+    expect(res.statusCode).toBe(400);
+    const body = res.json<Body>();
+    expect(body.message).toBe('数据库存在错误，无法发布');
+    expect(body.issues).toEqual([
+      {
+        path: 'categories.0.forms.0.fields.1.key',
+        message: '变量名 weight 重复：已被表单「访视」的字段「体重」使用',
+      },
+    ]);
+    expect((await getDraft(token)).data.latestVersion).toBeNull();
+  });
+
   it('should publish v1 then v2 with a readable diff, newest first, and refuse an unchanged draft', async () => {
     const { token } = await freshProject();
     const v1 = await saveAndPublish(token, sampleDefinition());

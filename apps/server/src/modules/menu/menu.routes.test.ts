@@ -84,7 +84,27 @@ describe('GET auth/menu', () => {
       '/multicenter/overview',
       '/multicenter/patient',
       '/multicenter/followup',
+      '/manage/database',
+      '/manage/database/followup',
+      '/manage/database/config',
+      '/manage/followup',
+      '/manage/fix-followup-plan',
+      '/manage/followup/config',
+      '/manage/permissions',
+      '/manage/sub-center',
+      '/manage/permissions?tab=audit',
+      '/manage/random',
     ]);
+    // The configuration is reached from the project's own menu, without 切换项目.
+    expect(data.menus.at(-1)).toMatchObject({ name: '项目配置', type: '1' });
+  });
+
+  it('should not offer the project configuration to a data-entry member inside the project', async () => {
+    const token = await t.login('entry', 'Demo@2026');
+    await enter(token, 'HF-REG');
+    const data = await menu(token, 'project');
+    expect(data.menus.map((m) => m.name)).not.toContain('项目配置');
+    expect(hrefs(data.menus).filter((h) => h.startsWith('/manage/'))).toEqual([]);
   });
 
   it('should give an empty project menu before a project is chosen and require the group code', async () => {

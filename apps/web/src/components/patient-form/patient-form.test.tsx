@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
+import userEvent from '@testing-library/user-event';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import dayjs from 'dayjs';
-import type { PatientUpdateRequest } from '@registry/shared/contracts/patient';
+import type { PatientCreateRequest, PatientUpdateRequest } from '@registry/shared/contracts/patient';
 import { server } from '../../test/server';
 import { apiUrl, http, ok } from '../../test/api';
 import { renderWithProviders } from '../../test/render';
@@ -64,5 +65,57 @@ describe('PatientForm (edit)', { timeout: 60_000 }, () => {
     expect(sent).toEqual([{ id: buildPatient().id, rowVersion: 1, hospitalNo: 'ZY77' }]);
     fireEvent.click(screen.getByText('刷 新'));
     await waitFor(() => expect(onReload).toHaveBeenCalledTimes(1));
+  });
+});
+
+describe('PatientForm (create)', { timeout: 60_000 }, () => {
+  it('should only confirm the date picker on Enter, never send a half-filled form, and send it all from 保存', async () => {
+    server.use(http.get(apiUrl('/project-center/list'), () => ok([buildCenter()])));
+    const sent: PatientCreateRequest[] = [];
+    const user = userEvent.setup({ delay: null });
+    renderWithProviders(
+      <PatientForm
+        mode="create"
+        onSubmit={async (body) => {
+          sent.push(body);
+        }}
+      />,
+    );
+    await screen.findByText('患者登记在此中心');
+    // Nothing filled: Enter in 入组日期 sends nothing.
+    await user.click(screen.getByLabelText('入组日期'));
+    await user.keyboard('2026-11-20{Enter}');
+    expect(screen.getByLabelText('入组日期')).toHaveValue('2026-11-20');
+    // The name filled, a date typed in 出生日期 and confirmed with Enter: still nothing sent.
+    await user.click(screen.getByLabelText('姓名'));
+    await user.keyboard('李四');
+    await user.click(screen.getByLabelText('出生日期'));
+    await user.keyboard('1970-01-02{Enter}');
+    expect(screen.getByLabelText('出生日期')).toHaveValue('1970-01-02');
+    await user.click(screen.getByLabelText('住院号'));
+    await user.keyboard('ZY1');
+    expect(sent).toEqual([]);
+    // Enter in a text field saves, with every field filled so far.
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({
+      name: '李四',
+      birthDate: '1970-01-02',
+      enrolDate: '2026-11-20',
+      hospitalNo: 'ZY1',
+      centerId: 'c-1',
+    });
+  });
+
+  it('should check the required name before any call when Enter is pressed in an empty form', async () => {
+    server.use(http.get(apiUrl('/project-center/list'), () => ok([buildCenter()])));
+    const onSubmit = vi.fn(async () => undefined);
+    const user = userEvent.setup({ delay: null });
+    renderWithProviders(<PatientForm mode="create" onSubmit={onSubmit} />);
+    await screen.findByText('患者登记在此中心');
+    await user.click(screen.getByLabelText('住院号'));
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('请输入患者姓名')).toBeInTheDocument();
+    expect(onSubmit).not.toHaveBeenCalled();
   });
 });

@@ -159,7 +159,8 @@ export type PatientFormProps = CommonProps &
  * The demographics of a patient (`/patient/add`, and the demographics of `/patient/edit`): contract validation with its
  * Chinese messages, an identity number fills an empty birth date and gender, server field issues (400) and duplicates
  * (409 on `idNumber` / `hospitalNo`) shown at their field, a stale edit (409) as an alert with 刷新. Enter in a text
- * field or Ctrl+Enter anywhere submits; the cursor starts in 姓名.
+ * field or Ctrl+Enter anywhere submits (after the required fields are checked); Enter in a date picker or a select
+ * only confirms it. The cursor starts in 姓名.
  */
 export function PatientForm(props: PatientFormProps) {
   const { submitText, extraActions, readOnly, autoFocus = true } = props;
@@ -224,10 +225,16 @@ export function PatientForm(props: PatientFormProps) {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !readOnly) {
+    if (event.key !== 'Enter') return;
+    if ((event.ctrlKey || event.metaKey) && !readOnly) {
       event.preventDefault();
       form.submit();
+      return;
     }
+    // Enter in a date picker or a select only confirms it (the picker took the typed date on its own keydown): the
+    // browser's implicit submission of the form is cancelled, so a half-filled form is never sent from there.
+    const target = event.target as HTMLElement;
+    if (target.closest('.ant-picker, .ant-select')) event.preventDefault();
   };
 
   // Birth date and gender must agree with a valid identity number (the server's rule, checked before sending).

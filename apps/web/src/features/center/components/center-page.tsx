@@ -11,6 +11,7 @@ import { useCloseCenter } from '../api/close-center';
 import { useCenters } from '../api/list-centers';
 import { useReopenCenter } from '../api/reopen-center';
 import { CenterFormDialog } from './center-form-dialog';
+import { listEmptyText } from '../../../components/list-empty/list-empty';
 
 function CenterTable() {
   const centers = useCenters();
@@ -37,7 +38,7 @@ function CenterTable() {
         size="middle"
         loading={centers.isPending}
         dataSource={centers.data ?? []}
-        locale={{ emptyText: '暂无分中心' }}
+        locale={{ emptyText: listEmptyText(centers, '暂无分中心') }}
         pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => `共 ${total} 个分中心` }}
         columns={[
           { title: '编号', dataIndex: 'code' },

@@ -291,6 +291,54 @@ describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
     expect(await screen.findByText('已发布版本 v2')).toBeInTheDocument();
   });
 
+  it('should list a refused variable name in 问题 and refuse to publish until it is corrected', async () => {
+    serve(draftResponse({ unpublishedChanges: true, latestVersion: null }));
+    const calls = { preview: 0, publish: 0 };
+    server.use(
+      http.put(apiUrl('/form-definition/draft'), () => ok({ revision: 4, problems: [], unpublishedChanges: true })),
+      http.get(apiUrl('/form-definition/publish-preview'), () => {
+        calls.preview += 1;
+        return ok({ revision: 4, nextVersionNo: 1, changes: [], dataLoss: [], problems: [] });
+      }),
+      http.post(apiUrl('/form-definition/publish'), () => {
+        calls.publish += 1;
+        return ok(versionSummary);
+      }),
+    );
+    const { user } = await renderDesigner();
+    fireEvent.click(fieldRow('年龄'));
+    const key = screen.getByLabelText('变量名');
+    await waitFor(() => expect(key).toBeEnabled());
+    fireEvent.change(key, { target: { value: 'sex' } });
+    fireEvent.blur(key);
+    const message = '变量名 sex 重复：已被表单「人口学资料」的字段「性别」使用';
+    // The inline error is the engine's, and the same text is listed in 问题.
+    expect(await screen.findByText(message, { selector: '.prop-error' })).toBeInTheDocument();
+    await user.click(screen.getByText('问题'));
+    expect(await screen.findByText(message, { selector: '.problems-panel a, .problems-panel *' })).toBeInTheDocument();
+    expect(screen.getByText('发现 1 个问题，修正后才能发布')).toBeInTheDocument();
+
+    await user.click(findButton(/^发\s*布$/));
+    expect(
+      await screen.findByText('发现 1 个问题，修正后才能发布', { selector: '.ant-message *' }),
+    ).toBeInTheDocument();
+    expect(document.querySelector('.ant-modal')).toBeNull();
+    expect(calls).toEqual({ preview: 0, publish: 0 });
+
+    // A name of the wrong form is refused the same way; a free one is applied and the problem goes.
+    await user.click(screen.getByText('字段属性'));
+    const again = screen.getByLabelText('变量名');
+    expect(again).toHaveValue('sex');
+    fireEvent.change(again, { target: { value: 'Age-1' } });
+    fireEvent.blur(again);
+    expect(await screen.findByText(/变量名 Age-1 无效：变量名须以小写字母开头/)).toBeInTheDocument();
+    fireEvent.change(again, { target: { value: 'age_years' } });
+    fireEvent.blur(again);
+    await waitFor(() => expect(document.querySelector('.prop-error')).toBeNull());
+    await user.click(screen.getByText('问题'));
+    expect(await screen.findByText('未发现问题，可以发布')).toBeInTheDocument();
+  });
+
   it('should switch to the project named in the address and show the parent’s forms read-only when it is a sub-project', async () => {
     serve(
       draftResponse({

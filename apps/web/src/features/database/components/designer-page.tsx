@@ -13,7 +13,8 @@ import {
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
-import { checkDefinition } from '@registry/shared/forms/check';
+import { checkDefinition, checkFieldKey, structuralProblems } from '@registry/shared/forms/check';
+import type { DefinitionProblem } from '@registry/shared/contracts/form-definition';
 import type { Definition } from '@registry/shared/forms/definition';
 import { ProjectScope } from '../../../lib/project-scope';
 import { useProjectStore } from '../../../lib/stores/project-store';
@@ -104,13 +105,20 @@ function Designer({ followUp }: { followUp: boolean }) {
     };
   }, [parent, meta?.parent?.projectName, latest.data?.definition, followUp]);
 
-  // Problems of the working draft, computed once typing pauses (checkDefinition walks every field).
+  // Problems of the working draft, computed once typing pauses (checkDefinition walks every field): the refused
+  // variable names of 字段属性, the schema's objections (an empty label) and the engine's. Any of them blocks 发布.
   const deferred = useDebouncedValue(definition, 400);
+  const pendingKeys = useDesignerStore((s) => s.pendingKeys);
   const dictCodes = useMemo(() => (dicts.data ? new Set(dicts.data.map((d) => d.code)) : undefined), [dicts.data]);
-  const problems = useMemo(
-    () => checkDefinition(deferred, { parent: parent ?? undefined, dictCodes }),
-    [deferred, parent, dictCodes],
+  const problemsOf = useCallback(
+    (draft: Definition, pending: typeof pendingKeys): DefinitionProblem[] => [
+      ...pending.flatMap((p) => checkFieldKey(draft, p.ref, p.text, { parent: parent ?? undefined }) ?? []),
+      ...structuralProblems(draft),
+      ...checkDefinition(draft, { parent: parent ?? undefined, dictCodes }),
+    ],
+    [parent, dictCodes],
   );
+  const problems = useMemo(() => problemsOf(deferred, pendingKeys), [problemsOf, deferred, pendingKeys]);
 
   const ownForm = selection.formKey ? findForm(definition, selection.formKey) : undefined;
   const parentForm = !ownForm && selection.formKey && parent ? findForm(parent, selection.formKey) : undefined;
@@ -174,6 +182,13 @@ function Designer({ followUp }: { followUp: boolean }) {
   );
 
   const openPublish = async () => {
+    const state = useDesignerStore.getState();
+    const blocking = problemsOf(state.definition, state.pendingKeys);
+    if (blocking.length > 0) {
+      setPanel('problems');
+      toast.error(`发现 ${blocking.length} 个问题，修正后才能发布`);
+      return;
+    }
     if (!(await save())) return;
     setPublishing(true);
   };

@@ -1,9 +1,8 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { App, Button, Checkbox, Empty, Form, Input, InputNumber, Select, Space, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
+import { checkFieldKey } from '@registry/shared/forms/check';
 import {
-  FIELD_KEY_MESSAGE,
-  FIELD_KEY_PATTERN,
   FIELD_TYPES,
   FIELD_TYPE_LABELS,
   LAYOUT_FIELD_TYPES,
@@ -16,7 +15,7 @@ import { compilePattern } from '@registry/shared/forms/pattern';
 import { useDicts } from '../api/list-dicts';
 import { collectKeys, findField, listFieldChoices, ops, type FieldRef } from '../hooks/definition-ops';
 import { useDesignerContext } from '../hooks/designer-context';
-import { useDesignerStore } from '../hooks/use-designer-store';
+import { sameRef, useDesignerStore } from '../hooks/use-designer-store';
 import { LogicInput } from './logic-input';
 import { OptionsEditor } from './options-editor';
 
@@ -69,31 +68,38 @@ function NumberProp({
 }
 
 /**
- * The variable name: edited as text, applied on blur or Enter when valid and unused; locked once published. Keyed by
- * the key, so a rename (or another field) starts it afresh.
+ * The variable name: edited as text, applied on blur or Enter when `checkFieldKey` (the engine's own rule) accepts
+ * it; a refused name stays in the input with the engine's message, is listed in 问题 and blocks 发布 until it is
+ * corrected or reverted. Locked once published. Keyed by the key, so a rename (or another field) starts it afresh.
  */
 function KeyInput({
   value,
   locked,
-  taken,
+  target,
   onCommit,
   disabled,
 }: {
   value: string;
   locked: boolean;
-  taken: ReadonlySet<string>;
+  /** The field edited: `checkFieldKey` judges a name for it against the current draft (and its parent). */
+  target: FieldRef;
+  /** Applies an accepted name. */
   onCommit: (key: string) => void;
   disabled?: boolean;
 }) {
-  const [text, setText] = useState(value);
-  const [error, setError] = useState<string | null>(null);
+  const { parent } = useDesignerContext();
+  const definition = useDesignerStore((s) => s.definition);
+  const problem = (name: string) =>
+    checkFieldKey(definition, target, name, { parent: parent ?? undefined })?.message ?? null;
+  const pending = useDesignerStore((s) => s.pendingKeys.find((p) => sameRef(p.ref, target))?.text ?? null);
+  const setPendingKey = useDesignerStore((s) => s.setPendingKey);
+  const [text, setText] = useState(pending ?? value);
+  const error = pending === null ? null : problem(pending);
   const commit = () => {
     const key = text.trim();
-    if (key === value) return setError(null);
-    if (!FIELD_KEY_PATTERN.test(key)) return setError(FIELD_KEY_MESSAGE);
-    if (taken.has(key)) return setError(`变量名 ${key} 已被使用`);
-    setError(null);
-    onCommit(key);
+    if (key !== value && problem(key) !== null) return setPendingKey(target, key);
+    setPendingKey(target, null);
+    if (key !== value) onCommit(key);
   };
   const input = (
     <Input
@@ -227,8 +233,7 @@ export function FieldProperties({ readOnly }: { readOnly: boolean }) {
   const isText = type === 'text' || type === 'textarea';
   const isDate = type === 'date' || type === 'datetime';
   const keyLocked = publishedKeys.has(field.key);
-  const otherKeys = new Set(allKeys);
-  otherKeys.delete(field.key);
+  const target: FieldRef = { formKey: ref.formKey, fieldKey: ref.fieldKey, columnKey: ref.columnKey ?? null };
 
   const changeType = (next: FieldType) => {
     const apply = () => {
@@ -272,7 +277,7 @@ export function FieldProperties({ readOnly }: { readOnly: boolean }) {
         key={field.key}
         value={field.key}
         locked={keyLocked}
-        taken={otherKeys}
+        target={target}
         disabled={disabled}
         onCommit={(key) => {
           edit((d) => ops.updateField(d, ref, { key }));

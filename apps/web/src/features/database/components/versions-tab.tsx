@@ -9,6 +9,7 @@ import { exportDefinition } from '../api/export-definition';
 import { useVersion } from '../api/get-version';
 import { useVersions } from '../api/list-versions';
 import { ChangeList } from './change-list';
+import { listEmptyText } from '../../../components/list-empty/list-empty';
 
 function VersionDetail({ id }: { id: string }) {
   const version = useVersion(id);
@@ -83,7 +84,7 @@ export function VersionsTab() {
         size="middle"
         loading={versions.isPending}
         dataSource={versions.data ?? []}
-        locale={{ emptyText: '还没有发布过版本' }}
+        locale={{ emptyText: listEmptyText(versions, '还没有发布过版本') }}
         pagination={{ pageSize: 20, hideOnSinglePage: true, showTotal: (total) => `共 ${total} 个版本` }}
         columns={[
           { title: '版本', dataIndex: 'versionNo', render: (n: number) => `v${n}` },

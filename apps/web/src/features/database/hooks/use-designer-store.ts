@@ -23,6 +23,13 @@ export type DesignerState = {
   past: Definition[];
   future: Definition[];
   lastEdit: { tag: string; at: number } | null;
+  /**
+   * Variable names typed in 字段属性 that could not be applied (invalid or already used), by field: listed in 问题
+   * and blocking 发布 until corrected or reverted.
+   */
+  pendingKeys: PendingKey[];
+  /** Records (text) or drops (null) the refused variable name of a field. */
+  setPendingKey: (ref: FieldRef, text: string | null) => void;
   load: (revision: number, definition: Definition) => void;
   /** Back to nothing loaded (the page is left). */
   reset: () => void;
@@ -37,6 +44,12 @@ export type DesignerState = {
   redo: () => void;
 };
 
+export type PendingKey = { ref: FieldRef; text: string };
+
+export function sameRef(a: FieldRef, b: FieldRef): boolean {
+  return a.formKey === b.formKey && a.fieldKey === b.fieldKey && (a.columnKey ?? null) === (b.columnKey ?? null);
+}
+
 const emptySelection: DesignerSelection = { formKey: null, fieldKey: null, columnKey: null, nonce: 0 };
 
 export const useDesignerStore = create<DesignerState>()((set, get) => ({
@@ -47,8 +60,16 @@ export const useDesignerStore = create<DesignerState>()((set, get) => ({
   past: [],
   future: [],
   lastEdit: null,
+  pendingKeys: [],
+  setPendingKey: (ref, text) =>
+    set((state) => {
+      const rest = state.pendingKeys.filter((p) => !sameRef(p.ref, ref));
+      if (text === null && rest.length === state.pendingKeys.length) return state;
+      return { pendingKeys: text === null ? rest : [...rest, { ref, text }] };
+    }),
   load: (revision, definition) =>
     set((state) => ({
+      pendingKeys: [],
       revision,
       definition,
       saved: definition,
@@ -60,6 +81,7 @@ export const useDesignerStore = create<DesignerState>()((set, get) => ({
     })),
   reset: () =>
     set((state) => ({
+      pendingKeys: [],
       revision: 0,
       definition: EMPTY_DEFINITION,
       saved: EMPTY_DEFINITION,

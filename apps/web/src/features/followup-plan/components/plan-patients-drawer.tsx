@@ -8,6 +8,7 @@ import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useAssignments } from '../api/page-assignments';
 import { AddPatientsDialog } from './add-patients-dialog';
 import { RemovePatientDialog } from './remove-patient-dialog';
+import { listEmptyText } from '../../../components/list-empty/list-empty';
 
 const PAGE_SIZE = 20;
 
@@ -67,7 +68,7 @@ export function PlanPatientsDrawer({ plan, onClose }: { plan: PlanVO | null; onC
         size="small"
         loading={page.isFetching}
         dataSource={page.data?.records ?? []}
-        locale={{ emptyText: keyword ? '没有匹配的患者' : '暂无患者执行此计划' }}
+        locale={{ emptyText: listEmptyText(page, keyword ? '没有匹配的患者' : '暂无患者执行此计划') }}
         pagination={{
           current,
           pageSize: PAGE_SIZE,

@@ -90,6 +90,31 @@ const tab = (text: RegExp) => {
 afterEach(() => clearWorklistKeyword());
 
 describe('FollowupListPage', { timeout: 120_000 }, () => {
+  it('should say 加载中 rather than 今天没有待随访的患者 or zero counts while the list loads', async () => {
+    serve();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(
+      http.post(apiUrl('/followup/task/counts'), async () => {
+        await gate;
+        return ok({ ...buildCounts(), due: 0, dueToday: 0 });
+      }),
+      http.post(apiUrl('/followup/task/page'), async () => {
+        await gate;
+        return ok({ records: [], total: 0, current: 1, size: 20 });
+      }),
+    );
+    renderList();
+    expect(await screen.findByText('加载中…', {}, { timeout: 20_000 })).toBeInTheDocument();
+    expect(screen.queryByText('今天没有待随访的患者')).not.toBeInTheDocument();
+    expect(tab(/^待随访/).textContent).toBe('待随访');
+    release();
+    expect(await screen.findByText('今天没有待随访的患者')).toBeInTheDocument();
+    await waitFor(() => expect(tab(/^待随访/).textContent).toBe('待随访0'));
+  });
+
   it('should open on 待随访 with the counts on the tabs and the due-today hint', async () => {
     const served = serve();
     const { user, router } = renderList();

@@ -12,6 +12,7 @@ import { ProjectScope } from '../../../lib/project-scope';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useProjectStore } from '../../../lib/stores/project-store';
 import { useTaskCounts } from '../api/count-tasks';
+import { listEmptyText } from '../../../components/list-empty/list-empty';
 import { exportTasks } from '../api/export-tasks';
 import { useDoctors } from '../api/list-doctors';
 import { usePlans } from '../api/list-plans';
@@ -47,13 +48,16 @@ function TabLabel({ tab, counts }: { tab: WorklistTab; counts: TaskCounts | unde
   return (
     <span className={tab === 'overdue' ? 'followup-tab-overdue' : undefined}>
       {TASK_STATE_LABELS[tab]}
-      <Badge
-        count={count ?? 0}
-        showZero
-        overflowCount={9999}
-        color={tab === 'overdue' && count ? 'red' : tab === 'due' ? 'blue' : '#bfbfbf'}
-        style={{ marginInlineStart: 6 }}
-      />
+      {/* No count until the counts arrive: a 0 would say "nothing" before the answer. */}
+      {count !== undefined && (
+        <Badge
+          count={count ?? 0}
+          showZero
+          overflowCount={9999}
+          color={tab === 'overdue' && count ? 'red' : tab === 'due' ? 'blue' : '#bfbfbf'}
+          style={{ marginInlineStart: 6 }}
+        />
+      )}
     </span>
   );
 }
@@ -193,11 +197,12 @@ function Worklist() {
         loading={page.isFetching}
         scroll={{ x: 1400 }}
         locale={{
-          emptyText: (
+          emptyText: listEmptyText(
+            page,
             <Empty
               image={Empty.PRESENTED_IMAGE_SIMPLE}
               description={filtered ? `没有符合条件的${TASK_STATE_LABELS[url.tab]}任务` : EMPTY_TEXT[url.tab]}
-            />
+            />,
           ),
         }}
         onRow={(task) => ({

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Button, DatePicker, Form, Select, Space, Table, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import type { AuditEventVO, AuditPageRequest } from '@registry/shared/contracts/audit';
+import { auditFieldLabel, type AuditEventVO, type AuditPageRequest } from '@registry/shared/contracts/audit';
 import { useAuditOptions } from '../api/get-audit-options';
 import { useAuditEvents } from '../api/list-audit-events';
 import { diffValues, type FieldChange } from './audit-diff';
 import { formatTime } from '../../../lib/format-time';
+import { listEmptyText } from '../../../components/list-empty/list-empty';
 
 type Filters = {
   actorId?: string;
@@ -28,18 +29,28 @@ export function toAuditFilters(values: Filters): Omit<AuditPageRequest, 'current
   };
 }
 
-function Changes({ changes, side }: { changes: FieldChange[]; side: 'before' | 'after' }) {
+/** The changed fields with Chinese key labels, an id shown as the name the server found for it. */
+function Changes({
+  changes,
+  side,
+  names,
+}: {
+  changes: FieldChange[];
+  side: 'before' | 'after';
+  names: Readonly<Record<string, string>>;
+}) {
   if (changes.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
+  const shown = (value: string) => names[value] ?? value;
   return (
     <div className="audit-changes">
       {changes.map((c) => (
         <div key={c.field}>
-          <Typography.Text type="secondary">{c.field}：</Typography.Text>
+          <Typography.Text type="secondary">{auditFieldLabel(c.field)}：</Typography.Text>
           <Typography.Text
             delete={side === 'before' && c.after !== '—'}
             type={side === 'after' ? 'success' : undefined}
           >
-            {side === 'before' ? c.before : c.after}
+            {shown(side === 'before' ? c.before : c.after)}
           </Typography.Text>
         </div>
       ))}
@@ -117,7 +128,7 @@ export function AuditTab() {
         size="small"
         loading={events.isFetching}
         dataSource={events.data?.records ?? []}
-        locale={{ emptyText: '暂无操作日志' }}
+        locale={{ emptyText: listEmptyText(events, '暂无操作日志') }}
         scroll={{ x: 1300 }}
         pagination={{
           current,
@@ -149,7 +160,7 @@ export function AuditTab() {
                   {e.entityLabel}
                   {e.entityName && <Typography.Text strong>：{e.entityName}</Typography.Text>}
                 </span>
-                {e.entityId && (
+                {e.entityId && !e.entityName && (
                   <Typography.Text type="secondary" ellipsis={{ tooltip: e.entityId }} style={{ maxWidth: 150 }}>
                     {e.entityId}
                   </Typography.Text>
@@ -161,13 +172,17 @@ export function AuditTab() {
             title: '变更前',
             key: 'before',
             width: 220,
-            render: (_: unknown, e) => <Changes changes={diffValues(e.oldValue, e.newValue)} side="before" />,
+            render: (_: unknown, e) => (
+              <Changes changes={diffValues(e.oldValue, e.newValue)} side="before" names={e.valueNames} />
+            ),
           },
           {
             title: '变更后',
             key: 'after',
             width: 220,
-            render: (_: unknown, e) => <Changes changes={diffValues(e.oldValue, e.newValue)} side="after" />,
+            render: (_: unknown, e) => (
+              <Changes changes={diffValues(e.oldValue, e.newValue)} side="after" names={e.valueNames} />
+            ),
           },
           { title: 'IP', dataIndex: 'ip', width: 120, render: (v: string | null) => v ?? '—' },
           {

@@ -14,6 +14,7 @@ import { useRemoveMember } from '../api/remove-member';
 import { formatTime } from '../../../lib/format-time';
 import { AddMemberDialog, EditMemberDialog } from './member-dialogs';
 import { roleOptions } from './member-options';
+import { listEmptyText } from '../../../components/list-empty/list-empty';
 
 const PAGE_SIZE = 10;
 
@@ -88,7 +89,7 @@ export function MembersTab() {
         size="middle"
         loading={members.isPending}
         dataSource={members.data?.records ?? []}
-        locale={{ emptyText: '暂无成员' }}
+        locale={{ emptyText: listEmptyText(members, '暂无成员') }}
         pagination={{
           current,
           pageSize: PAGE_SIZE,

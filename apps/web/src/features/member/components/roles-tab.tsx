@@ -11,6 +11,7 @@ import { useCreateRole } from '../api/create-role';
 import { useDeleteRole } from '../api/delete-role';
 import { useRoles } from '../api/list-roles';
 import { useUpdateRole } from '../api/update-role';
+import { listEmptyText } from '../../../components/list-empty/list-empty';
 
 const AREA_PREFIX = 'area:';
 
@@ -136,7 +137,7 @@ export function RolesTab() {
         size="middle"
         loading={roles.isPending}
         dataSource={roles.data ?? []}
-        locale={{ emptyText: '暂无角色' }}
+        locale={{ emptyText: listEmptyText(roles, '暂无角色') }}
         pagination={false}
         columns={[
           {

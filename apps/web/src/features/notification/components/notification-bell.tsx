@@ -62,7 +62,10 @@ export function NotificationBell() {
           <Spin />
         </div>
       ) : records.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无通知" />
+        <Empty
+          image={Empty.PRESENTED_IMAGE_SIMPLE}
+          description={latest.isError ? '通知加载失败，请稍后重试' : '暂无通知'}
+        />
       ) : (
         <div className="notification-list" role="list" aria-label="通知列表">
           {records.map((item) => (

@@ -40,6 +40,7 @@ import { fieldColumn, fixedColumns, MASKED_HINT, type PatientColumn } from './pa
 import { PatientFilterBar, type FilterChange } from './patient-filter-bar';
 import { ResizableHeaderCell, type ResizableHeaderCellProps } from './resizable-header-cell';
 import './patient-list.css';
+import { listEmptyText } from '../../../components/list-empty/list-empty';
 
 const TABLE_COMPONENTS = { header: { cell: ResizableHeaderCell } };
 const ACTIONS_WIDTH = 150;
@@ -320,7 +321,7 @@ function PatientList() {
         loading={page.isFetching}
         sticky={{ offsetHeader: 48 }}
         scroll={{ x: scrollX }}
-        locale={{ emptyText: filtered ? '没有符合条件的患者' : '暂无患者' }}
+        locale={{ emptyText: listEmptyText(page, filtered ? '没有符合条件的患者' : '暂无患者') }}
         rowSelection={
           canDelete
             ? {

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { JoinRequestApprove } from '@registry/shared/contracts/join-request';
 import { request } from '../../../lib/request';
+import { refreshAfterDecision } from './get-join-request-options';
 
 /** `POST web-project/join-request/approve {id, roleId, centerId}`. */
 export function approveJoinRequest(body: JoinRequestApprove): Promise<unknown> {
@@ -11,6 +12,6 @@ export function useApproveJoinRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: approveJoinRequest,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['web-project', 'join-request'] }),
+    onSuccess: (_data, body) => refreshAfterDecision(queryClient, body.id),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { JoinRequestRefuse } from '@registry/shared/contracts/join-request';
 import { request } from '../../../lib/request';
+import { refreshAfterDecision } from './get-join-request-options';
 
 /** `POST web-project/join-request/refuse {id, reason}`. */
 export function refuseJoinRequest(body: JoinRequestRefuse): Promise<unknown> {
@@ -11,6 +12,6 @@ export function useRefuseJoinRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: refuseJoinRequest,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['web-project', 'join-request'] }),
+    onSuccess: (_data, body) => refreshAfterDecision(queryClient, body.id),
   });
 }

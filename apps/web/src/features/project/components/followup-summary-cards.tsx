@@ -48,7 +48,7 @@ export function FollowupSummaryCards() {
                 <Statistic
                   title={figure.title}
                   loading={summary.isPending}
-                  value={summary.data ? (summary.data[figure.key] ?? 0) : 0}
+                  value={summary.data ? (summary.data[figure.key] ?? 0) : '—'}
                   styles={
                     figure.danger && (summary.data?.overdue ?? 0) > 0 ? { content: { color: '#cf1322' } } : undefined
                   }

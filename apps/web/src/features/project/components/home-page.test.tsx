@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '../../../config/routes';
 import { screen, within } from '@testing-library/react';
 import { server } from '../../../test/server';
-import { apiUrl, http, ok } from '../../../test/api';
+import { apiUrl, http, HttpResponse, ok } from '../../../test/api';
 import { renderRoute } from '../../../test/router';
 import { setToken } from '../../../lib/token';
 import { useMenuStore } from '../../../lib/stores/menu-store';
@@ -63,11 +62,25 @@ describe('HomePage follow-up figures', () => {
     renderRoute(<HomePage />, { path: '/home', at: '/home' });
     expect(await screen.findByText('心衰登记')).toBeInTheDocument();
     expect(screen.queryByText('随访概况')).not.toBeInTheDocument();
-    // The module list counts the pages that are open, from the route table.
-    const pages = ROUTES.filter((route) => route.layout === 'main' && route.path !== '/home');
-    const ready = pages.filter((route) => route.ready).length;
-    expect(ready).toBeGreaterThan(0);
-    expect(screen.getByText(`已开放 ${ready} / ${pages.length} 个页面`)).toBeInTheDocument();
+    // The developers' list of open pages is not shown to users.
+    expect(screen.queryByText(/已开放 \d+ \/ \d+ 个页面/)).not.toBeInTheDocument();
+    expect(screen.queryByText('功能模块')).not.toBeInTheDocument();
     expect(calls).toEqual([]);
+  });
+
+  it('should not show zero figures while the summary loads, nor when it failed', async () => {
+    setToken('tok');
+    serveHome();
+    server.use(
+      http.get(apiUrl('/followup/summary'), () =>
+        HttpResponse.json({ status: 500, message: '服务器繁忙', data: null, requestId: 'r' }, { status: 500 }),
+      ),
+    );
+    useMenuStore.getState().setProjectMenu([], ['home.view', 'followup.list']);
+    renderRoute(<HomePage />, { path: '/home', at: '/home' });
+    const due = await screen.findByRole('link', { name: '待随访' });
+    expect(within(due).queryByText('0')).not.toBeInTheDocument();
+    expect(await within(due).findByText('—')).toBeInTheDocument();
+    expect(within(due).queryByText('0')).not.toBeInTheDocument();
   });
 });

@@ -1,12 +1,9 @@
-import { Card, Col, Descriptions, Row, Spin, Tag, Typography } from 'antd';
+import { Card, Col, Descriptions, Row, Spin, Typography } from 'antd';
 import { Link } from 'react-router';
-import { ROUTES } from '../../../config/routes';
 import { useCurrentProject } from '../api/get-current-project';
 import { FollowupSummaryCards } from './followup-summary-cards';
 
-const MAIN_PAGES = ROUTES.filter((route) => route.layout === 'main' && route.path !== '/home');
-
-/** `/home`: the current project and what the platform offers so far. */
+/** `/home`: the current project and, for follow-up staff, the follow-up figures. */
 export function HomePage() {
   const current = useCurrentProject();
   return (
@@ -33,29 +30,6 @@ export function HomePage() {
           <FollowupSummaryCards />
         </Col>
       )}
-      <Col span={24}>
-        <Card
-          title="功能模块"
-          extra={
-            <Typography.Text type="secondary">
-              已开放 {MAIN_PAGES.filter((route) => route.ready).length} / {MAIN_PAGES.length} 个页面
-            </Typography.Text>
-          }
-        >
-          <Row gutter={[12, 12]}>
-            {MAIN_PAGES.map((route) => (
-              <Col key={route.path} xs={24} sm={12} md={8} lg={6} xl={4}>
-                <Card size="small">
-                  <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-                    <Link to={route.path}>{route.title}</Link>
-                    {route.ready ? <Tag color="green">可用</Tag> : <Tag>建设中</Tag>}
-                  </div>
-                </Card>
-              </Col>
-            ))}
-          </Row>
-        </Card>
-      </Col>
     </Row>
   );
 }

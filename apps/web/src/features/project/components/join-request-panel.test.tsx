@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { JoinRequestVO } from '@registry/shared/contracts/join-request';
 import { server } from '../../../test/server';
-import { apiUrl, http, ok } from '../../../test/api';
+import { apiUrl, http, HttpResponse, ok } from '../../../test/api';
 import { renderRoute } from '../../../test/router';
 import { chooseOption } from '../../../test/select';
 import { setToken } from '../../../lib/token';
@@ -53,7 +53,7 @@ function serveRequests(allCenters = true) {
   );
 }
 
-describe('JoinRequestPanel', { timeout: 60_000 }, () => {
+describe('JoinRequestPanel', { timeout: 120_000 }, () => {
   it('should approve with the chosen role and center when 同意 is confirmed', async () => {
     setToken('tok');
     serveRequests();
@@ -74,6 +74,42 @@ describe('JoinRequestPanel', { timeout: 60_000 }, () => {
     await waitFor(() => expect(bodies).toEqual([{ id: 'jr-1', roleId: 'r-entry', centerId: 'c-1' }]));
     // Approving does not change the user's current project.
     expect(useProjectStore.getState().projectId).not.toBe('p-1');
+  });
+
+  it('should show only the success message after 同意, without fetching the decided request again', async () => {
+    setToken('tok');
+    let decided = false;
+    let optionCalls = 0;
+    server.use(
+      http.post(apiUrl('/web-project/join-request/page'), () =>
+        ok({ records: decided ? [] : [pending], total: decided ? 0 : 1, current: 1, size: 10 }),
+      ),
+      http.get(apiUrl('/web-project/join-request/options'), () => {
+        optionCalls += 1;
+        return decided
+          ? HttpResponse.json({ status: 409, message: '该申请已处理', data: null, requestId: 'r' }, { status: 409 })
+          : ok(approvalOptions(true));
+      }),
+      http.post(apiUrl('/web-project/join-request/approve'), () => {
+        if (decided)
+          return HttpResponse.json(
+            { status: 409, message: '该申请已处理', data: null, requestId: 'r' },
+            { status: 409 },
+          );
+        decided = true;
+        return ok(null);
+      }),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderRoute(<JoinRequestPanel />, { path: '/person/project-manage', at: '/person/project-manage' });
+    await user.click(await screen.findByRole('button', { name: '同意 刘娜' }));
+    const dialog = await screen.findByRole('dialog', { name: '同意加入申请' });
+    await chooseOption(user, '角色', '数据录入员');
+    await user.click(within(dialog).getByRole('button', { name: /同\s*意/ }));
+    expect(await screen.findByText('操作成功')).toBeInTheDocument();
+    expect(await screen.findByText('暂无待审核的加入申请')).toBeInTheDocument();
+    expect(screen.queryByText('该申请已处理')).not.toBeInTheDocument();
+    expect(optionCalls).toBe(1);
   });
 
   it("should preselect the center lead's own center and not offer 全部中心 when the lead may not span centers", async () => {

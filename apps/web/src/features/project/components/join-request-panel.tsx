@@ -9,6 +9,7 @@ import { useJoinRequests } from '../api/list-join-requests';
 import { useJoinRequestOptions } from '../api/get-join-request-options';
 import { useRefuseJoinRequest } from '../api/refuse-join-request';
 import { formatTime } from '../../../lib/format-time';
+import { listEmptyText } from '../../../components/list-empty/list-empty';
 
 export const JOIN_STATUS: Record<JoinRequestStatus, { label: string; color: string }> = {
   pending: { label: '待审核', color: 'gold' },
@@ -165,7 +166,7 @@ export function JoinRequestPanel() {
         size="middle"
         loading={list.isPending}
         dataSource={list.data?.records ?? []}
-        locale={{ emptyText: status === 'pending' ? '暂无待审核的加入申请' : '暂无加入申请' }}
+        locale={{ emptyText: listEmptyText(list, status === 'pending' ? '暂无待审核的加入申请' : '暂无加入申请') }}
         pagination={{
           current,
           pageSize: 10,

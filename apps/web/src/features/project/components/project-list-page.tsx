@@ -111,7 +111,7 @@ export function ProjectListPage() {
       {list.isError && <Alert type="error" showIcon title="项目列表加载失败，请稍后重试" />}
       {list.isPending ? (
         <Skeleton active paragraph={{ rows: 6 }} />
-      ) : groups.length === 0 ? (
+      ) : list.isError ? null : groups.length === 0 ? (
         <Card>
           <Empty description={keyword ? `没有找到与“${keyword}”相关的项目` : '暂无项目'} />
         </Card>

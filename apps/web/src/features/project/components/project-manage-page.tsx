@@ -17,6 +17,7 @@ import { PROJECT_STATUS } from './project-status';
 import { StatusActions } from './status-actions';
 import { SupportAccessPanel } from './support-access-panel';
 import { TenantPanel } from './tenant-panel';
+import { listEmptyText } from '../../../components/list-empty/list-empty';
 
 function ProjectTable() {
   const [keyword, setKeyword] = useState('');
@@ -48,7 +49,7 @@ function ProjectTable() {
         size="middle"
         loading={list.isPending}
         dataSource={projects}
-        locale={{ emptyText: keyword ? '没有匹配的项目' : '暂无项目，点击“新建项目”开始' }}
+        locale={{ emptyText: listEmptyText(list, keyword ? '没有匹配的项目' : '暂无项目，点击“新建项目”开始') }}
         pagination={{ pageSize: 10, hideOnSinglePage: true, showTotal: (total) => `共 ${total} 个项目` }}
         columns={[
           {
