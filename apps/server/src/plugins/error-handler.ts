@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody, ValidationIssue } from '@registry/shared/contracts/envelope';
 import { AppError, ERROR_MESSAGES, fileTooLargeMessage } from '../lib/errors';
 import { labelOf } from './field-labels';
+import { serializeError } from './request-log';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 
@@ -109,8 +110,10 @@ export function registerErrorHandler(app: FastifyInstance, opts: { uploadMaxByte
     const mapped = mapError(err);
     if (mapped.status === 413 && mapped.message === '') mapped.message = fileTooLargeMessage(opts.uploadMaxBytes);
     if (mapped.log === 'error') request.log.error({ err }, 'request failed');
-    else if (mapped.log === 'warn')
-      request.log.warn({ err: { message: err.message, code: err.code } }, 'request rejected');
+    else if (mapped.log === 'warn') {
+      const { type, message, code, query, constraint, table, column } = serializeError(err);
+      request.log.warn({ error: { type, message, code, query, constraint, table, column } }, 'request rejected');
+    }
     const body: ErrorBody = {
       status: mapped.status,
       message: mapped.message,

@@ -231,9 +231,15 @@ export type RecordStatusRequest = z.input<typeof recordStatusRequest>;
 /** The record after the transition (as `GET form-record/detail` answers it). */
 export const recordStatusResponse = formRecordVO;
 
-/** `DELETE form-record?id=&reason=` (`patient.edit`): remove an instance of a repeating form (not locked). */
+/**
+ * `DELETE form-record?id=` with the body `{ reason }` (`patient.edit`): remove an instance of a repeating form (not
+ * locked). The reason never travels in the URL: `?reason=` is refused.
+ */
 export const recordDeleteQuery = z.object({
   id: uuid('表单记录不存在'),
+  reason: z.never('删除原因请放在请求内容中，不要放在网址中').optional(),
+});
+export const recordDeleteBody = z.object({
   reason: z.string().trim().max(500, '删除原因不能超过500个字符').optional(),
 });
 export const recordDeleteResponse = z.object({ deleted: z.number().int() });

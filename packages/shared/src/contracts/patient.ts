@@ -211,7 +211,11 @@ export const patientUpdateRequest = z.object({
 });
 export type PatientUpdateRequest = z.input<typeof patientUpdateRequest>;
 
-/** `DELETE patient-info?ids=a,b&reason=...` (`patient.delete`): soft delete, the reason is required. */
+/**
+ * `DELETE patient-info?ids=a,b` with the body `{ reason }` (`patient.delete`): soft delete, the reason is required. The
+ * reason travels in the body so it stays out of URLs (proxy and server logs); `?reason=` is still read when the body
+ * has none, since the customer spec fixes this call's input as a query (the request log never shows query values).
+ */
 export const patientDeleteQuery = z.object({
   ids: z
     .string()
@@ -223,6 +227,9 @@ export const patientDeleteQuery = z.object({
         .filter((x) => x !== ''),
     )
     .pipe(z.array(z.guid('患者不存在')).min(1, '请选择要删除的患者').max(200, '一次最多删除200名患者')),
+  reason: z.string().trim().max(500, '删除原因不能超过500个字符').optional(),
+});
+export const patientDeleteBody = z.object({
   reason: z.string().trim().max(500, '删除原因不能超过500个字符').optional(),
 });
 export const patientDeleteResponse = z.object({ deleted: z.number().int() });
