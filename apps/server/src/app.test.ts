@@ -194,9 +194,9 @@ describe('envelope and errors', () => {
     expect(error.headers['cache-control']).toBe('no-store');
   });
 
-  it('should mask access tokens in logged URLs', () => {
+  it('should mask access tokens (and every other query value) in logged URLs', () => {
     expect(redactUrl('/api/cmdb-template/oss/file/preview/1?access_token=abc.def&x=1')).toBe(
-      '/api/cmdb-template/oss/file/preview/1?access_token=***&x=1',
+      '/api/cmdb-template/oss/file/preview/1?access_token=***&x=***',
     );
   });
 

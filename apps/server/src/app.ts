@@ -69,6 +69,7 @@ import { registerNotificationRoutes } from './modules/notification/notification.
 import { createNotificationService } from './modules/notification/notification.service';
 import { createJobRunner, type JobRunner } from './modules/scheduler/job-runner';
 import { registerAccess } from './plugins/access';
+import { clientErrorHandler } from './plugins/client-error';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBody } from './plugins/json-body';
 import { genRequestId, registerRequestHeaders, withRedaction } from './plugins/request-log';
@@ -106,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onConstructorPoisoning: 'error',
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -122,7 +124,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerRequestHeaders(app);
 
-  await registerSecurity(app, { uploadMaxBytes: config.uploadMaxBytes, uploadMaxFiles: config.uploadMaxFiles });
+  await registerSecurity(app, {
+    uploadMaxBytes: config.uploadMaxBytes,
+    uploadMaxFiles: config.uploadMaxFiles,
+    hstsMaxAge: config.hstsEnabled ? config.hstsMaxAge : null,
+  });
 
   if (deps.routeObserver) {
     const observe = deps.routeObserver;

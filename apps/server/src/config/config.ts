@@ -67,6 +67,9 @@ const envSchema = z.object({
   JOBS_TICK_SECONDS: int(20, 1, 3600),
   REMINDER_INTERVAL_SECONDS: int(60, 10, 24 * 3600),
   REMINDER_SMS_ENABLED: bool(false),
+  HSTS_ENABLED: bool(false),
+  // default 180 days; at most 2 years
+  HSTS_MAX_AGE: int(15_552_000, 0, 63_072_000),
 });
 
 export type AppConfig = {
@@ -102,6 +105,10 @@ export type AppConfig = {
   reminderIntervalSeconds: number;
   /** Follow-up reminders also go out as SMS to the recipient's phone (REMINDER_SMS_ENABLED). */
   reminderSmsEnabled: boolean;
+  /** `Strict-Transport-Security` on every answer (HSTS_ENABLED): only for a deployment served over TLS. */
+  hstsEnabled: boolean;
+  /** Its `max-age` in seconds (HSTS_MAX_AGE). */
+  hstsMaxAge: number;
 };
 
 export class ConfigError extends Error {
@@ -149,5 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobsTickSeconds: e.JOBS_TICK_SECONDS,
     reminderIntervalSeconds: e.REMINDER_INTERVAL_SECONDS,
     reminderSmsEnabled: e.REMINDER_SMS_ENABLED,
+    hstsEnabled: e.HSTS_ENABLED,
+    hstsMaxAge: e.HSTS_MAX_AGE,
   };
 }

@@ -4,6 +4,7 @@ import type { ErrorBody, ValidationIssue } from '@registry/shared/contracts/enve
 import { AppError, ERROR_MESSAGES, fileTooLargeMessage } from '../lib/errors';
 import { isDatabaseUnavailable } from '../db/pool';
 import { labelOf } from './field-labels';
+import { serializeError } from './request-log';
 
 export type Mapped = {
   status: number;
@@ -104,8 +105,10 @@ export function registerErrorHandler(app: FastifyInstance, opts: { uploadMaxByte
     if (mapped.status === 413 && mapped.message === '') mapped.message = fileTooLargeMessage(opts.uploadMaxBytes);
     if (mapped.log === 'error') request.log.error({ err }, 'request failed');
     else if (mapped.log === 'unavailable') request.log.error({ db: driverError(err) }, 'database unavailable');
-    else if (mapped.log === 'warn')
-      request.log.warn({ err: { message: err.message, code: err.code } }, 'request rejected');
+    else if (mapped.log === 'warn') {
+      const { type, message, code, query, constraint, table, column } = serializeError(err);
+      request.log.warn({ error: { type, message, code, query, constraint, table, column } }, 'request rejected');
+    }
     const body: ErrorBody = {
       status: mapped.status,
       message: mapped.message,

@@ -15,12 +15,13 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-/** A generated file as a download (never cached, never sniffed). */
+/** A generated file as a download (never cached, never sniffed, sandboxed should a browser open it). */
 export function sendDownload(reply: FastifyReply, file: { fileName: string; contentType: string; body: Buffer }) {
   return reply
     .header('content-disposition', contentDisposition(file.fileName))
     .header('cache-control', 'private, no-store')
     .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox")
     .type(file.contentType)
     .send(file.body);
 }

@@ -5,19 +5,24 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, ERROR_MESSAGES } from '../lib/errors';
 
 /**
- * Helmet's headers (CSP allowing `blob:`/`data:` images for the captcha, QR code and previews), rate limiting (per
+ * Helmet's headers (CSP allowing `blob:`/`data:` images for the captcha, QR code and previews; HSTS only when
+ * HSTS_ENABLED, for a deployment served over TLS: `max-age` HSTS_MAX_AGE, without subdomains), rate limiting (per
  * route, through `config.rateLimit`; refusals are the 429 envelope) and multipart uploads with the size and count
  * limits of the configuration.
  */
 export async function registerSecurity(
   app: FastifyInstance,
-  opts: { uploadMaxBytes: number; uploadMaxFiles: number },
+  opts: {
+    uploadMaxBytes: number;
+    uploadMaxFiles: number;
+    /** HSTS max-age in seconds, null = no HSTS. */ hstsMaxAge: number | null;
+  },
 ): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'upgrade-insecure-requests': null },
     },
-    hsts: false,
+    hsts: opts.hstsMaxAge === null ? false : { maxAge: opts.hstsMaxAge, includeSubDomains: false, preload: false },
   });
   await app.register(rateLimit, {
     global: false,

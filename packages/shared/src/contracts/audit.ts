@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantString, querySafeInt } from './fields';
 import { pageRequest, page } from './envelope';
 
 /**
@@ -13,10 +14,7 @@ import { pageRequest, page } from './envelope';
  */
 
 /** ISO 8601 instant (`2026-11-22T00:00:00.000Z` or with an offset); the web sends day boundaries in its own zone. */
-const instant = z
-  .string()
-  .max(40)
-  .refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), '时间格式不正确');
+const instant = instantString('时间格式不正确');
 
 const uuid = z.string().uuid('用户不存在');
 
@@ -35,7 +33,7 @@ export const auditPageRequest = pageRequest
     /** Events at or before this instant. */
     to: instant.optional(),
     /** The `anchorId` answered with the first page: only events up to it are listed (stable pages). */
-    anchorId: z.coerce.number().int().min(0).optional(),
+    anchorId: querySafeInt('分页锚点不正确').optional(),
   })
   .default({ current: 1, size: 20 });
 export type AuditPageRequest = z.input<typeof auditPageRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int4, queryInt4 } from './fields';
 import { pageRequest, page } from './envelope';
 
 /**
@@ -93,13 +94,13 @@ export const dictOptionCreateRequest = z.object({
   code: optionCode,
   label: optionLabel,
   parentCode: optionCode.nullable().optional(),
-  sort: z.number().int().min(0).max(1000000).optional(),
+  sort: int4({ max: 1_000_000 }).optional(),
 });
 /** `PUT sys-field-dict-option` (`database.config`, own lists). Codes are stable: only label, sort, enabled change. */
 export const dictOptionUpdateRequest = z.object({
   id: z.guid('选项不存在'),
   label: optionLabel.optional(),
-  sort: z.number().int().min(0).max(1000000).optional(),
+  sort: int4({ max: 1_000_000 }).optional(),
   enabled: z.boolean().optional(),
 });
 /** `DELETE sys-field-dict-option?id=` (`database.config`, own lists). */
@@ -125,7 +126,7 @@ export type AreaVO = z.infer<typeof areaVO>;
  */
 export const areaPageRequest = pageRequest.extend({
   parentCode: z.string().trim().max(12).optional(),
-  level: z.coerce.number().int().min(1).max(3).optional(),
+  level: queryInt4({ min: 1, max: 3, message: '层级应为1到3' }).optional(),
   keyword: z.string().trim().max(50, '关键字不能超过50个字符').optional(),
   codes: z.array(z.string().max(12)).max(200).optional(),
 });

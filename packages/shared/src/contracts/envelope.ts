@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageCurrent, pageSize } from './fields';
 
 /** Every response body is `{ status, message, data }`; `status` mirrors the HTTP status (200 on success). */
 export function envelope<T extends z.ZodType>(data: T) {
@@ -21,8 +22,8 @@ export type Envelope<T> = { status: number; message: string; data: T; requestId?
 
 /** Paged requests `{ current, size, ...filters }` and responses `{ records, total, current, size }`. */
 export const pageRequest = z.object({
-  current: z.coerce.number().int().min(1).default(1),
-  size: z.coerce.number().int().min(1).max(200).default(20),
+  current: pageCurrent().default(1),
+  size: pageSize().default(20),
 });
 export function page<T extends z.ZodType>(record: T) {
   return z.object({

@@ -1,13 +1,7 @@
 import { z } from 'zod';
+import { clinicalDate, dateString, instantString, int4 } from './fields';
 import { page, pageRequest } from './envelope';
-import {
-  isIsoDate,
-  OFFSET_UNITS,
-  TASK_STATES,
-  TASK_STATUSES,
-  type OffsetUnit,
-  type TaskState,
-} from '../followup/schedule';
+import { OFFSET_UNITS, TASK_STATES, TASK_STATUSES, type OffsetUnit, type TaskState } from '../followup/schedule';
 
 /**
  * Follow-up (issue 6): plans → visits → per-patient tasks → contact attempts and the visit's form records. Base
@@ -30,7 +24,6 @@ import {
  */
 
 const id = (message: string) => z.guid(message);
-const isoDate = (message: string) => z.string().trim().refine(isIsoDate, message);
 
 export const PLAN_KINDS = ['relative', 'fixed'] as const;
 export type PlanKind = (typeof PLAN_KINDS)[number];
@@ -89,7 +82,7 @@ export type PlanAnchor = z.infer<typeof planAnchor>;
 
 /** A fixed plan given as a period: `times` visits, the first on `startDate`, then every `everyMonths` months. */
 export const planPeriod = z.object({
-  startDate: isoDate('请选择首次随访日期'),
+  startDate: clinicalDate('请选择首次随访日期'),
   everyMonths: z
     .number('请输入间隔月数')
     .int('间隔月数须为整数')
@@ -138,7 +131,7 @@ export const visitInput = z.object({
     .optional(),
   offsetUnit: z.enum(OFFSET_UNITS, '请选择时间单位').nullable().optional(),
   /** Fixed plans. */
-  fixedDate: isoDate('随访日期格式不正确').nullable().optional(),
+  fixedDate: clinicalDate('随访日期格式不正确').nullable().optional(),
   windowBefore: z
     .number('请输入窗口期')
     .int('窗口期须为整数')
@@ -190,7 +183,7 @@ export const planCreateRequest = planInput;
  */
 export const planUpdateRequest = planInput.extend({
   id: id('随访计划不存在'),
-  rowVersion: z.number().int(),
+  rowVersion: int4({ message: '请提供数据版本' }),
   reschedule: z.boolean().optional(),
 });
 export type PlanUpdateRequest = z.input<typeof planUpdateRequest>;
@@ -338,8 +331,8 @@ export const taskFilter = z.object({
   /** Patient number, hospital number, or (with `patient.pii`) name. */
   keyword: z.string().trim().max(50, '关键字不能超过50个字符').optional(),
   /** Due date range. */
-  dueFrom: isoDate('日期格式不正确').optional(),
-  dueTo: isoDate('日期格式不正确').optional(),
+  dueFrom: dateString('日期格式不正确').optional(),
+  dueTo: dateString('日期格式不正确').optional(),
 });
 export type TaskFilter = z.input<typeof taskFilter>;
 
@@ -487,7 +480,7 @@ export const taskIdQuery = z.object({ id: z.string().max(64, '随访任务不存
  */
 export const contactCreateRequest = z.object({
   taskId: id('随访任务不存在'),
-  contactedAt: z.iso.datetime({ offset: true, message: '请选择联系时间' }),
+  contactedAt: instantString('请选择联系时间').pipe(z.iso.datetime({ offset: true, message: '请选择联系时间' })),
   method: z.enum(CONTACT_METHODS, '请选择联系方式'),
   outcome: z.enum(CONTACT_OUTCOMES, '请选择联系结果'),
   note: z.string().trim().max(1000, '备注不能超过1000个字符').nullable().optional(),
@@ -509,7 +502,7 @@ export const taskFormSaveRequest = z.object({
   versionId: id('表单版本不存在'),
   data: z.record(z.string(), z.unknown()),
   /** Null for a first save. */
-  rowVersion: z.number().int().nullable(),
+  rowVersion: int4({ message: '请提供数据版本' }).nullable(),
   submit: z.boolean().default(false),
   reason: z.string().trim().max(500, '修改原因不能超过500个字符').optional(),
 });
@@ -522,7 +515,10 @@ export const taskFormSaveResponse = taskFormVO;
  * visit form is not submitted; 409 '请先记录一次成功联系' when no contact reached the patient and the visit is not an
  * outpatient visit. Closes the task (status `done`).
  */
-export const taskCompleteRequest = z.object({ taskId: id('随访任务不存在'), rowVersion: z.number().int() });
+export const taskCompleteRequest = z.object({
+  taskId: id('随访任务不存在'),
+  rowVersion: int4({ message: '请提供数据版本' }),
+});
 /** complete, reopen and lost answer the task as it is afterwards. */
 export const taskActionResponse = taskListItem;
 
@@ -548,7 +544,7 @@ export const taskLostRequest = z.object({
  */
 export const patientDeathRequest = z.object({
   patientId: id('患者不存在'),
-  deathDate: isoDate('请输入死亡日期'),
+  deathDate: clinicalDate('请输入死亡日期'),
   cause: z.string().trim().min(1, '请输入死亡原因').max(500, '死亡原因不能超过500个字符'),
 });
 /** How many open tasks were cancelled. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int4 } from './fields';
 import { definitionSchema } from '../forms/definition';
 
 /**
@@ -75,7 +76,7 @@ export type DraftResponse = z.infer<typeof draftResponse>;
 
 /** `PUT form-definition/draft` (`database.config`): 409 '数据库已被他人修改，请刷新后重试' on a stale revision. */
 export const draftSaveRequest = z.object({
-  revision: z.number().int(),
+  revision: int4({ message: '请提供数据库版本' }),
   definition: definitionSchema,
 });
 export type DraftSaveRequest = z.infer<typeof draftSaveRequest>;
@@ -106,7 +107,7 @@ export type PublishPreviewResponse = z.infer<typeof publishPreviewResponse>;
  * '没有需要发布的修改' when the draft equals the latest version.
  */
 export const publishRequest = z.object({
-  revision: z.number().int(),
+  revision: int4({ message: '请提供数据库版本' }),
   note: z.string().trim().max(500, '发布说明不能超过500个字符').optional(),
   confirmDataLoss: z.boolean().optional(),
 });
@@ -125,7 +126,7 @@ export const versionDetailResponse = versionSummary.extend({
 export type VersionDetailResponse = z.infer<typeof versionDetailResponse>;
 
 /** `POST form-definition/discard-draft` (`database.config`): the draft becomes the latest version again. */
-export const discardDraftRequest = z.object({ revision: z.number().int() });
+export const discardDraftRequest = z.object({ revision: int4({ message: '请提供数据库版本' }) });
 
 /**
  * `GET form-definition/published` (any member of the current project): the definitions data is entered on. For a

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int4, queryInt4 } from './fields';
 import { recordIssue } from './form-definition';
 
 /**
@@ -185,7 +186,7 @@ export type PatientRecordsResponse = z.infer<typeof patientRecordsResponse>;
 export const recordDetailQuery = z.object({
   patientId: uuid('患者不存在'),
   formKey: z.string().min(1, '请选择表单').max(64, '表单不存在'),
-  instance: z.coerce.number().int('实例序号不正确').min(1, '实例序号不正确').default(1),
+  instance: queryInt4({ min: 1, message: '实例序号不正确' }).default(1),
 });
 export type RecordDetailQuery = z.input<typeof recordDetailQuery>;
 
@@ -204,8 +205,8 @@ export const RECORD_SAVE_ACTIONS = ['draft', 'submit'] as const;
 export const recordSaveRequest = z.object({
   patientId: uuid('患者不存在'),
   formKey: z.string().min(1, '请选择表单').max(64, '表单不存在'),
-  instance: z.number().int('实例序号不正确').min(1, '实例序号不正确').optional(),
-  rowVersion: z.number('请提供数据版本').int('请提供数据版本').min(0, '请提供数据版本'),
+  instance: int4({ min: 1, message: '实例序号不正确' }).optional(),
+  rowVersion: int4({ message: '请提供数据版本' }),
   data: z.record(z.string(), z.unknown()),
   action: z.enum(RECORD_SAVE_ACTIONS, '保存方式不正确').default('draft'),
   reason: reasonField.optional(),
@@ -222,7 +223,7 @@ export type RecordStatusAction = (typeof RECORD_STATUS_ACTIONS)[number];
  */
 export const recordStatusRequest = z.object({
   id: uuid('表单记录不存在'),
-  rowVersion: z.number('请提供数据版本').int('请提供数据版本').min(1, '请提供数据版本'),
+  rowVersion: int4({ min: 1, message: '请提供数据版本' }),
   action: z.enum(RECORD_STATUS_ACTIONS, '操作不正确'),
   reason: reasonField.optional(),
 });
@@ -230,9 +231,15 @@ export type RecordStatusRequest = z.input<typeof recordStatusRequest>;
 /** The record after the transition (as `GET form-record/detail` answers it). */
 export const recordStatusResponse = formRecordVO;
 
-/** `DELETE form-record?id=&reason=` (`patient.edit`): remove an instance of a repeating form (not locked). */
+/**
+ * `DELETE form-record?id=` with the body `{ reason }` (`patient.edit`): remove an instance of a repeating form (not
+ * locked). The reason never travels in the URL: `?reason=` is refused.
+ */
 export const recordDeleteQuery = z.object({
   id: uuid('表单记录不存在'),
+  reason: z.never('删除原因请放在请求内容中，不要放在网址中').optional(),
+});
+export const recordDeleteBody = z.object({
   reason: z.string().trim().max(500, '删除原因不能超过500个字符').optional(),
 });
 export const recordDeleteResponse = z.object({ deleted: z.number().int() });
@@ -263,7 +270,7 @@ export type ValueVersionVO = z.infer<typeof valueVersionVO>;
 export const recordHistoryQuery = z.object({
   recordId: uuid('表单记录不存在'),
   path: dataPath.optional(),
-  sinceRowVersion: z.coerce.number().int().min(0).optional(),
+  sinceRowVersion: queryInt4({ message: '数据版本不正确' }).optional(),
 });
 export const recordHistoryResponse = z.object({
   recordId: z.string(),

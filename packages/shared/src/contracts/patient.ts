@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clinicalDate, dateString, int4 } from './fields';
 import { page, pageRequest } from './envelope';
 import { PATIENT_FOLLOWUP_STATUSES } from './followup';
 
@@ -33,16 +34,6 @@ export const PATIENT_GENDER_LABELS: Readonly<Record<PatientGender, string>> = {
   '2': '女',
   '9': '未说明的性别',
 };
-
-const isoDate = (message: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, message)
-    .refine((s) => {
-      const d = new Date(`${s}T00:00:00Z`);
-      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-    }, message);
 
 /** GB 11643-1999 identity number: 17 digits and a check character (0-9 or X), with a valid checksum. */
 export function isValidIdNumber(value: string): boolean {
@@ -151,8 +142,8 @@ export const patientPageRequest = pageRequest.extend({
   idNumber: z.string().trim().max(40, '身份证号格式不正确').optional(),
   centerId: z.guid('请选择中心').optional(),
   status: statusField.optional(),
-  enrolDateFrom: isoDate('入组日期格式不正确').optional(),
-  enrolDateTo: isoDate('入组日期格式不正确').optional(),
+  enrolDateFrom: dateString('入组日期格式不正确').optional(),
+  enrolDateTo: dateString('入组日期格式不正确').optional(),
   /** A fixed sort field, or `field:<fieldKey>` for a list-flagged CRF field. */
   sortField: z
     .union([z.enum(PATIENT_SORT_FIELDS), z.string().regex(/^field:[a-z][a-z0-9_]{0,63}$/)], '排序字段不正确')
@@ -191,12 +182,12 @@ export const patientIdParams = z.object({ id: z.string().max(64, '患者不存�
 export const patientCreateRequest = z.object({
   name: nameField,
   gender: genderField.optional(),
-  birthDate: isoDate('出生日期格式不正确').optional(),
+  birthDate: clinicalDate('出生日期格式不正确').optional(),
   hospitalNo: hospitalNoField.optional(),
   idNumber: idNumberField.optional(),
   phone: phoneField.optional(),
   centerId: z.guid('请选择中心').optional(),
-  enrolDate: isoDate('入组日期格式不正确').optional(),
+  enrolDate: clinicalDate('入组日期格式不正确').optional(),
   status: statusField.optional(),
 });
 export type PatientCreateRequest = z.input<typeof patientCreateRequest>;
@@ -207,20 +198,24 @@ export type PatientCreateRequest = z.input<typeof patientCreateRequest>;
  */
 export const patientUpdateRequest = z.object({
   id: z.guid('患者不存在'),
-  rowVersion: z.number('请提供数据版本').int('请提供数据版本').min(1, '请提供数据版本'),
+  rowVersion: int4({ min: 1, message: '请提供数据版本' }),
   name: nameField.optional(),
   gender: genderField.nullable().optional(),
-  birthDate: isoDate('出生日期格式不正确').nullable().optional(),
+  birthDate: clinicalDate('出生日期格式不正确').nullable().optional(),
   hospitalNo: hospitalNoField.nullable().optional(),
   idNumber: idNumberField.nullable().optional(),
   phone: phoneField.nullable().optional(),
   centerId: z.guid('请选择中心').optional(),
-  enrolDate: isoDate('入组日期格式不正确').nullable().optional(),
+  enrolDate: clinicalDate('入组日期格式不正确').nullable().optional(),
   status: statusField.optional(),
 });
 export type PatientUpdateRequest = z.input<typeof patientUpdateRequest>;
 
-/** `DELETE patient-info?ids=a,b&reason=...` (`patient.delete`): soft delete, the reason is required. */
+/**
+ * `DELETE patient-info?ids=a,b` with the body `{ reason }` (`patient.delete`): soft delete, the reason is required. The
+ * reason travels in the body so it stays out of URLs (proxy and server logs); `?reason=` is still read when the body
+ * has none, since the customer spec fixes this call's input as a query (the request log never shows query values).
+ */
 export const patientDeleteQuery = z.object({
   ids: z
     .string()
@@ -232,6 +227,9 @@ export const patientDeleteQuery = z.object({
         .filter((x) => x !== ''),
     )
     .pipe(z.array(z.guid('患者不存在')).min(1, '请选择要删除的患者').max(200, '一次最多删除200名患者')),
+  reason: z.string().trim().max(500, '删除原因不能超过500个字符').optional(),
+});
+export const patientDeleteBody = z.object({
   reason: z.string().trim().max(500, '删除原因不能超过500个字符').optional(),
 });
 export const patientDeleteResponse = z.object({ deleted: z.number().int() });

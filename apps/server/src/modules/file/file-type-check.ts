@@ -24,9 +24,13 @@ const ACCEPTED: Record<UploadPurpose, Record<string, readonly string[]>> = {
   attachment: { ...RASTER, ...PDF, ...OFFICE },
 };
 
-/** Types that may be shown inline from our origin (raster images and PDF); everything else is sent as attachment. */
+/**
+ * Types shown inline from our origin: raster images only, under `Content-Security-Policy: sandbox`. A PDF is sent as
+ * an attachment (opened by the system's viewer): browsers' built-in PDF viewers run scripts of the file and refuse to
+ * work in a sandbox (Chrome blocks the page), and an uploaded file is never a page of our origin.
+ */
 export function isInlineType(contentType: string): boolean {
-  return contentType in RASTER || contentType in PDF;
+  return contentType in RASTER;
 }
 
 function extensionOf(name: string): string | undefined {

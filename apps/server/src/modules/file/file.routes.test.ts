@@ -212,6 +212,25 @@ describe('GET oss/file/preview/:id', () => {
     expect(bearer.statusCode).toBe(200);
   });
 
+  it('should sandbox every served file and send a PDF as an attachment, never inline', async () => {
+    const token = await t.login('entry', 'Demo@2026');
+    const pdf = await upload(token, '知情同意书.pdf', PDF_MIN, '/oss/file/upload', 'document');
+    expect(pdf.statusCode).toBe(200);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${pdf.json<Body<Uploaded>>().data.previewUrl}?access_token=${token}`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(String(res.headers['content-disposition'])).toMatch(/^attachment;/);
+    expect(String(res.headers['content-security-policy'])).toMatch(/(^|;\s*)sandbox(;|$)/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const { previewUrl } = (await upload(token, 'x.png', PNG_1X1)).json<Body<Uploaded>>().data;
+    const png = await t.app.inject({ method: 'GET', url: `${previewUrl}?access_token=${token}` });
+    expect(String(png.headers['content-disposition'])).toMatch(/^inline;/);
+    expect(String(png.headers['content-security-policy'])).toMatch(/(^|;\s*)sandbox(;|$)/);
+  });
+
   it('should send non-inline types as attachments', async () => {
     const token = await t.login('entry', 'Demo@2026');
     const up = await upload(token, 'protocol.docx', DOCX_MIN, '/oss/file/upload', 'attachment');

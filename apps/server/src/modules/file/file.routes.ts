@@ -33,6 +33,9 @@ function contentDisposition(kind: 'inline' | 'attachment', name: string): string
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+/** The policy of every served upload: no script, no plugin, no origin (`sandbox`), only its own image shown. */
+export const UPLOAD_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";
+
 export function registerFileRoutes(root: FastifyInstance, deps: { files: FileService }): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/oss/file`;
@@ -77,14 +80,9 @@ export function registerFileRoutes(root: FastifyInstance, deps: { files: FileSer
     async (request, reply) => {
       const { row, stream } = await files.open(requireAuth(request), request.params.id);
       const inline = isInlineType(row.contentType);
-      // Nothing from an upload runs as a page of our origin; PDF keeps the browser's viewer working.
-      if (row.contentType === 'application/pdf') reply.removeHeader('content-security-policy');
-      else
-        reply.header(
-          'content-security-policy',
-          "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
-        );
+      // Nothing from an upload runs as a page of our origin: every file is sandboxed, only images are inline.
       return reply
+        .header('content-security-policy', UPLOAD_CSP)
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private, no-store')
         .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', row.originalName))

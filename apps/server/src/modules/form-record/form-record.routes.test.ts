@@ -383,7 +383,7 @@ describe('bad input of every call', () => {
       ],
       [owner, 'POST', '/form-record/status', { id: randomUUID(), rowVersion: 1, action: 'freeze' }, 'action'],
       [owner, 'POST', '/form-record/status', { id: randomUUID(), rowVersion: 0, action: 'lock' }, 'rowVersion'],
-      [entry, 'DELETE', `/form-record?id=nope&reason=x`, undefined, 'id'],
+      [entry, 'DELETE', `/form-record?id=nope`, { reason: 'x' }, 'id'],
       [entry, 'GET', `/form-record/history?recordId=${randomUUID()}&path=`, undefined, 'path'],
       [monitor, 'POST', '/form-record/sdv', { recordId: randomUUID(), paths: [] }, 'paths'],
       [monitor, 'POST', '/form-record/query', { recordId: randomUUID(), path: 'lvef', message: '' }, 'message'],
@@ -744,7 +744,7 @@ describe('DELETE form-record', () => {
       status: 400,
       issues: [{ path: 'reason', message: '请填写删除原因' }],
     });
-    const res = await call(entry, 'DELETE', `/form-record?id=${two.id}&reason=${encodeURIComponent('重复录入')}`);
+    const res = await call(entry, 'DELETE', `/form-record?id=${two.id}`, { reason: '重复录入' });
     expect(res.json<Body>()).toMatchObject({ status: 200, data: { deleted: 1 } });
     const list = await summaries(entry, P[5] ?? '');
     expect(list.filter((r) => r.formKey === 'followup_visit').map((r) => r.instance)).toEqual([one.instance]);
@@ -757,7 +757,7 @@ describe('DELETE form-record', () => {
     // the number is not reused
     const three = await saved(entry, { patientId: P[5], formKey: 'followup_visit', rowVersion: 0, data: visit });
     expect(three.instance).toBe(3);
-    const again = await call(entry, 'DELETE', `/form-record?id=${two.id}&reason=x`);
+    const again = await call(entry, 'DELETE', `/form-record?id=${two.id}`, { reason: 'x' });
     expect(again.json<Body>()).toMatchObject({ status: 404, message: '表单记录不存在' });
   });
 
@@ -766,13 +766,15 @@ describe('DELETE form-record', () => {
       .select()
       .from(formRecords)
       .where(and(eq(formRecords.patientId, P[1] ?? ''), eq(formRecords.formKey, 'vital_signs')));
-    const res = await call(entry, 'DELETE', `/form-record?id=${vitals?.id}&reason=x`);
+    const res = await call(entry, 'DELETE', `/form-record?id=${vitals?.id}`, { reason: 'x' });
     expect(res.json<Body>()).toMatchObject({ status: 400, message: '只能删除重复表单的实例' });
-    expect((await call(monitor, 'DELETE', `/form-record?id=${vitals?.id}&reason=x`)).statusCode).toBe(403);
-    expect((await call(entry2, 'DELETE', `/form-record?id=${vitals?.id}&reason=x`)).json<Body>()).toMatchObject({
-      status: 404,
-      message: '表单记录不存在',
-    });
+    expect((await call(monitor, 'DELETE', `/form-record?id=${vitals?.id}`, { reason: 'x' })).statusCode).toBe(403);
+    expect((await call(entry2, 'DELETE', `/form-record?id=${vitals?.id}`, { reason: 'x' })).json<Body>()).toMatchObject(
+      {
+        status: 404,
+        message: '表单记录不存在',
+      },
+    );
   });
 });
 

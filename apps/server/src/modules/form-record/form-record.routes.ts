@@ -9,6 +9,7 @@ import {
   queryCloseRequest,
   queryCreateRequest,
   queryResponse,
+  recordDeleteBody,
   recordDeleteQuery,
   recordDeleteResponse,
   recordDetailQuery,
@@ -89,10 +90,17 @@ export function registerFormRecordRoutes(
   app.delete(
     base,
     {
-      schema: { querystring: recordDeleteQuery, response: okSchema(recordDeleteResponse) },
+      schema: { querystring: recordDeleteQuery, body: recordDeleteBody, response: okSchema(recordDeleteResponse) },
       ...access(PERMISSIONS.patientEdit),
     },
-    async (request) => ok(await records.remove(requireAuth(request), request.query, auditContext(request))),
+    async (request) =>
+      ok(
+        await records.remove(
+          requireAuth(request),
+          { id: request.query.id, reason: request.body.reason },
+          auditContext(request),
+        ),
+      ),
   );
 
   app.get(

@@ -7,7 +7,6 @@ import type {
   queryAnswerRequest,
   queryCloseRequest,
   queryCreateRequest,
-  recordDeleteQuery,
   recordDetailQuery,
   RecordHistoryResponse,
   recordHistoryQuery,
@@ -64,7 +63,7 @@ import { followupReadsForm, syncPatientFollowup } from '../followup/followup-syn
 type SaveInput = z.output<typeof recordSaveRequest>;
 type DetailInput = z.output<typeof recordDetailQuery>;
 type StatusInput = z.output<typeof recordStatusRequest>;
-type DeleteInput = z.output<typeof recordDeleteQuery>;
+type DeleteInput = { id: string; reason?: string };
 type HistoryInput = z.output<typeof recordHistoryQuery>;
 type SdvInput = z.output<typeof sdvRequest>;
 type QueryCreateInput = z.output<typeof queryCreateRequest>;

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE } from '@registry/shared/constants';
 import {
   patientCreateRequest,
+  patientDeleteBody,
   patientDeleteQuery,
   patientDeleteResponse,
   patientIdParams,
@@ -71,11 +72,13 @@ export function registerPatientRoutes(root: FastifyInstance, deps: { patients: P
   app.delete(
     base,
     {
-      schema: { querystring: patientDeleteQuery, response: okSchema(patientDeleteResponse) },
+      schema: { querystring: patientDeleteQuery, body: patientDeleteBody, response: okSchema(patientDeleteResponse) },
       onRequest: noStore,
       config: { permission: PERMISSIONS.patientDelete },
     },
-    async (request) =>
-      ok(await patients.remove(requireAuth(request), request.query.ids, request.query.reason, auditContext(request))),
+    async (request) => {
+      const reason = request.body.reason ?? request.query.reason;
+      return ok(await patients.remove(requireAuth(request), request.query.ids, reason, auditContext(request)));
+    },
   );
 }

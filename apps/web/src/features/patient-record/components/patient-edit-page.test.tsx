@@ -351,10 +351,13 @@ describe('PatientEditPage', { timeout: 60_000 }, () => {
         buildSummary({ id: 'a1b2c3d4-0000-4000-8000-000000000002', formKey: 'followup_visit', instance: 2 }),
       ],
     });
-    const deletes: URLSearchParams[] = [];
+    const deletes: { params: URLSearchParams; body: { reason?: string } }[] = [];
     server.use(
-      http.delete(apiUrl('/form-record'), ({ request }) => {
-        deletes.push(new URL(request.url).searchParams);
+      http.delete(apiUrl('/form-record'), async ({ request }) => {
+        deletes.push({
+          params: new URL(request.url).searchParams,
+          body: (await request.json()) as { reason?: string },
+        });
         return ok({ deleted: 1 });
       }),
     );
@@ -367,7 +370,9 @@ describe('PatientEditPage', { timeout: 60_000 }, () => {
     await user.type(within(ask).getByRole('textbox'), '重复录入');
     await user.click(within(ask).getByRole('button', { name: /删\s*除/ }));
     await waitFor(() => expect(deletes).toHaveLength(1));
-    expect(deletes[0]?.get('id')).toBe('a1b2c3d4-0000-4000-8000-000000000002');
-    expect(deletes[0]?.get('reason')).toBe('重复录入');
+    expect(deletes[0]?.params.get('id')).toBe('a1b2c3d4-0000-4000-8000-000000000002');
+    // the reason travels in the body, never in the URL
+    expect(deletes[0]?.body.reason).toBe('重复录入');
+    expect(deletes[0]?.params.has('reason')).toBe(false);
   });
 });

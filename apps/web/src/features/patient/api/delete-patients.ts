@@ -4,12 +4,13 @@ import { patientKeys } from './page-patients';
 
 export type DeletePatientsInput = { ids: readonly string[]; reason: string };
 
-/** `DELETE patient-info?ids=a,b&reason=`: soft delete with the reason, all or nothing. */
+/** `DELETE patient-info?ids=a,b` with `{ reason }` in the body (never in the URL): soft delete, all or nothing. */
 export function deletePatients({ ids, reason }: DeletePatientsInput): Promise<{ deleted: number }> {
   return request<{ deleted: number }>({
     method: 'delete',
     url: '/patient-info',
-    params: { ids: ids.join(','), reason },
+    params: { ids: ids.join(',') },
+    data: { reason },
   });
 }
 
