@@ -5,12 +5,15 @@
  *   (a) navigation start → form interactive (the page's `crf-interactive` mark), median of 5 loads;
  *   (b) keystroke latency (key event → the frame after the commit) typing 30 keys into a text field and 30 into a
  *       number field whose value drives the show-if of many fields: median and p95.
- * Prints figures and their ratio to the targets (300 ms, 50 ms); asserts nothing.
+ * Prints figures and their ratio to the targets (300 ms, 50 ms) beside the machine's load average; asserts nothing.
+ * BENCH_CRF_RUNS (default 3) repeats the whole measurement in a fresh page; every run is written with its load average
+ * to bench/results/crf-render.json.
  */
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, resolve } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -30,6 +33,8 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 const LOADS = 5;
+const RUNS = Math.max(1, Number(process.env.BENCH_CRF_RUNS ?? 3));
+const RESULT_FILE = join(ROOT, 'bench/results/crf-render.json');
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const TARGET_RENDER_MS = 300;
 const TARGET_KEY_MS = 50;
@@ -40,6 +45,12 @@ const TYPES = {
   '.json': 'application/json',
   '.svg': 'image/svg+xml',
 };
+
+function loadLine() {
+  return `load average ${loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ')}（${cpus().length} 核）`;
+}
 
 function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -98,7 +109,7 @@ async function typeAndMeasure(page, label, keys, flips = new Set()) {
     await page.waitForFunction((n) => window.__crfLatencies.length >= n, i + 1);
     if (flips.has(i)) {
       const n = [...flips].filter((f) => f <= i).length;
-      await page.waitForFunction((k) => window.__crfShowIfLatencies.length >= k, n, { timeout: 5000 });
+      await page.waitForFunction((k) => window.__crfShowIfLatencies.length >= k, n, { timeout: 60_000 });
     }
   }
   return page.evaluate(() => ({
@@ -107,6 +118,106 @@ async function typeAndMeasure(page, label, keys, flips = new Set()) {
     commits: window.__crfCommits,
     showIf: window.__crfShowIfLatencies,
   }));
+}
+
+async function measure(browser, url, run) {
+  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+  const loadBefore = loadavg();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+
+  // (a) navigation start → interactive, one warm-up load (HTTP and compile caches), then LOADS measured loads.
+  const loads = [];
+  const renders = [];
+  const completes = [];
+  let fieldCount = 0;
+  for (let i = 0; i <= LOADS; i++) {
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => performance.getEntriesByName('crf-complete').length > 0, null, {
+      timeout: 30_000,
+    });
+    const [ms, renderStart, fullyRendered] = await page.evaluate(() => [
+      performance.getEntriesByName('crf-interactive')[0].startTime,
+      performance.getEntriesByName('crf-render-start')[0].startTime,
+      performance.getEntriesByName('crf-complete')[0].startTime,
+    ]);
+    fieldCount = await page.evaluate(() => window.__crfFieldCount);
+    if (i > 0) {
+      loads.push(ms);
+      renders.push(ms - renderStart);
+      completes.push(fullyRendered);
+    }
+  }
+  if (errors.length > 0) throw new Error(`基准页面出错：${errors.join('；')}`);
+
+  // (b) keystrokes: 30 characters into the text field; 30 into the number field, 150 ⇄ blank so that each pass
+  // shows and hides the fields whose show-if reads it.
+  const text = await typeAndMeasure(page, '备注（基准）', [...'abcdefghijklmnopqrstuvwxyz1234']);
+  const numberKeys = [];
+  for (let i = 0; i < 5; i++) numberKeys.push('1', '5', '0', 'Backspace', 'Backspace', 'Backspace');
+  // 15 → 150 and 150 → 15 flip the show-if of the fields that read `[bench_num] > 100`.
+  const flips = new Set(numberKeys.flatMap((_k, i) => (i % 6 === 2 || i % 6 === 3 ? [i] : [])));
+  const number = await typeAndMeasure(page, '收缩压（基准）', numberKeys, flips);
+  if (errors.length > 0) throw new Error(`基准页面出错：${errors.join('；')}`);
+
+  const rows = [
+    ['首次可交互 (median of 5)', quantile(loads, 0.5), TARGET_RENDER_MS],
+    ['  其中渲染（脚本就绪 → 可交互）', quantile(renders, 0.5), TARGET_RENDER_MS],
+    ['全部字段渲染完成 (median)', quantile(completes, 0.5), null],
+    ['按键延迟 文本 median', quantile(text.latencies, 0.5), TARGET_KEY_MS],
+    ['按键延迟 文本 p95', quantile(text.latencies, 0.95), TARGET_KEY_MS],
+    ['按键延迟 数字+显示条件 median', quantile(number.latencies, 0.5), TARGET_KEY_MS],
+    ['按键延迟 数字+显示条件 p95', quantile(number.latencies, 0.95), TARGET_KEY_MS],
+    // The keys that flip visibility (150 ⇄ 15): until the dependent fields have appeared or gone.
+    [`显示条件生效 median (${number.showIf.length} 次)`, quantile(number.showIf, 0.5), TARGET_KEY_MS],
+    ['显示条件生效 p95', quantile(number.showIf, 0.95), TARGET_KEY_MS],
+  ];
+  const loadAfter = loadavg();
+  console.log(`CRF 渲染（Chromium ${browser.version()}，${fieldCount} 个字段），第 ${run} / ${RUNS} 轮  ${loadLine()}`);
+  console.log(['指标'.padEnd(30), 'value ms'.padStart(10), 'target ms'.padStart(11), 'ratio'.padStart(8)].join(''));
+  for (const [name, value, target] of rows) {
+    console.log(
+      [
+        name.padEnd(30),
+        value.toFixed(1).padStart(10),
+        (target === null ? '—' : String(target)).padStart(11),
+        (target === null ? '—' : (value / target).toFixed(2)).padStart(8),
+      ].join(''),
+    );
+  }
+  console.log(`各次加载 ms：${loads.map((v) => v.toFixed(0)).join(', ')}`);
+  const slow = [...text.events, ...number.events].filter((e) => e.name.startsWith('key') && e.interactionId > 0);
+  const worst = slow.reduce((m, e) => Math.max(m, e.duration), 0);
+  console.log(
+    `Event Timing：60 次按键中 ${new Set(slow.map((e) => e.interactionId)).size} 次交互 ≥ 16 ms` +
+      (slow.length > 0 ? `，最长 ${worst.toFixed(0)} ms` : ''),
+  );
+  if (PROFILE) {
+    for (const [name, run] of [
+      ['文本', text],
+      ['数字', number],
+    ]) {
+      const actual = run.commits.map((c) => c.actual);
+      const base = run.commits.map((c) => c.base);
+      console.log(
+        `React 提交（${name}，${run.commits.length} 次）：渲染 median ${quantile(actual, 0.5).toFixed(1)} ms，` +
+          `p95 ${quantile(actual, 0.95).toFixed(1)} ms；全量渲染 median ${quantile(base, 0.5).toFixed(1)} ms`,
+      );
+    }
+  }
+  await context.close();
+  return {
+    run,
+    loadAverageBefore: loadBefore,
+    loadAverageAfter: loadAfter,
+    fields: fieldCount,
+    ms: Object.fromEntries(rows.map(([name, value]) => [name.trim(), Math.round(value * 10) / 10])),
+    loadsMs: loads.map((v) => Math.round(v)),
+    textKeyMs: text.latencies.map((v) => Math.round(v)),
+    numberKeyMs: number.latencies.map((v) => Math.round(v)),
+    passes: rows.filter(([, , target]) => target !== null).every(([, value, target]) => value <= target),
+  };
 }
 
 export async function runCrfRenderBench() {
@@ -120,94 +231,24 @@ export async function runCrfRenderBench() {
   const url = `http://127.0.0.1:${server.address().port}/index.html`;
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const runs = [];
   try {
-    const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-
-    // (a) navigation start → interactive, one warm-up load (HTTP and compile caches), then LOADS measured loads.
-    const loads = [];
-    const renders = [];
-    const completes = [];
-    let fieldCount = 0;
-    for (let i = 0; i <= LOADS; i++) {
-      await page.goto(url, { waitUntil: 'load' });
-      await page.waitForFunction(() => performance.getEntriesByName('crf-complete').length > 0, null, {
-        timeout: 30_000,
-      });
-      const [ms, renderStart, fullyRendered] = await page.evaluate(() => [
-        performance.getEntriesByName('crf-interactive')[0].startTime,
-        performance.getEntriesByName('crf-render-start')[0].startTime,
-        performance.getEntriesByName('crf-complete')[0].startTime,
-      ]);
-      fieldCount = await page.evaluate(() => window.__crfFieldCount);
-      if (i > 0) {
-        loads.push(ms);
-        renders.push(ms - renderStart);
-        completes.push(fullyRendered);
-      }
-    }
-    if (errors.length > 0) throw new Error(`基准页面出错：${errors.join('；')}`);
-
-    // (b) keystrokes: 30 characters into the text field; 30 into the number field, 150 ⇄ blank so that each pass
-    // shows and hides the fields whose show-if reads it.
-    const text = await typeAndMeasure(page, '备注（基准）', [...'abcdefghijklmnopqrstuvwxyz1234']);
-    const numberKeys = [];
-    for (let i = 0; i < 5; i++) numberKeys.push('1', '5', '0', 'Backspace', 'Backspace', 'Backspace');
-    // 15 → 150 and 150 → 15 flip the show-if of the fields that read `[bench_num] > 100`.
-    const flips = new Set(numberKeys.flatMap((_k, i) => (i % 6 === 2 || i % 6 === 3 ? [i] : [])));
-    const number = await typeAndMeasure(page, '收缩压（基准）', numberKeys, flips);
-    if (errors.length > 0) throw new Error(`基准页面出错：${errors.join('；')}`);
-
-    const rows = [
-      ['首次可交互 (median of 5)', quantile(loads, 0.5), TARGET_RENDER_MS],
-      ['  其中渲染（脚本就绪 → 可交互）', quantile(renders, 0.5), TARGET_RENDER_MS],
-      ['全部字段渲染完成 (median)', quantile(completes, 0.5), null],
-      ['按键延迟 文本 median', quantile(text.latencies, 0.5), TARGET_KEY_MS],
-      ['按键延迟 文本 p95', quantile(text.latencies, 0.95), TARGET_KEY_MS],
-      ['按键延迟 数字+显示条件 median', quantile(number.latencies, 0.5), TARGET_KEY_MS],
-      ['按键延迟 数字+显示条件 p95', quantile(number.latencies, 0.95), TARGET_KEY_MS],
-      // The keys that flip visibility (150 ⇄ 15): until the dependent fields have appeared or gone.
-      [`显示条件生效 median (${number.showIf.length} 次)`, quantile(number.showIf, 0.5), TARGET_KEY_MS],
-      ['显示条件生效 p95', quantile(number.showIf, 0.95), TARGET_KEY_MS],
-    ];
-    console.log(`CRF 渲染（Chromium ${browser.version()}，${fieldCount} 个字段）`);
-    console.log(['指标'.padEnd(30), 'value ms'.padStart(10), 'target ms'.padStart(11), 'ratio'.padStart(8)].join(''));
-    for (const [name, value, target] of rows) {
-      console.log(
-        [
-          name.padEnd(30),
-          value.toFixed(1).padStart(10),
-          (target === null ? '—' : String(target)).padStart(11),
-          (target === null ? '—' : (value / target).toFixed(2)).padStart(8),
-        ].join(''),
-      );
-    }
-    console.log(`各次加载 ms：${loads.map((v) => v.toFixed(0)).join(', ')}`);
-    const slow = [...text.events, ...number.events].filter((e) => e.name.startsWith('key') && e.interactionId > 0);
-    const worst = slow.reduce((m, e) => Math.max(m, e.duration), 0);
-    console.log(
-      `Event Timing：60 次按键中 ${new Set(slow.map((e) => e.interactionId)).size} 次交互 ≥ 16 ms` +
-        (slow.length > 0 ? `，最长 ${worst.toFixed(0)} ms` : ''),
-    );
-    if (PROFILE) {
-      for (const [name, run] of [
-        ['文本', text],
-        ['数字', number],
-      ]) {
-        const actual = run.commits.map((c) => c.actual);
-        const base = run.commits.map((c) => c.base);
-        console.log(
-          `React 提交（${name}，${run.commits.length} 次）：渲染 median ${quantile(actual, 0.5).toFixed(1)} ms，` +
-            `p95 ${quantile(actual, 0.95).toFixed(1)} ms；全量渲染 median ${quantile(base, 0.5).toFixed(1)} ms`,
-        );
-      }
-    }
+    console.log(loadLine());
+    for (let run = 1; run <= RUNS; run++) runs.push(await measure(browser, url, run));
   } finally {
     await browser.close();
     server.close();
   }
+  const result = {
+    generatedAt: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
+    chromium: CHROMIUM,
+    targetsMs: { interactive: TARGET_RENDER_MS, keystroke: TARGET_KEY_MS },
+    runs,
+  };
+  await mkdir(dirname(RESULT_FILE), { recursive: true });
+  await writeFile(RESULT_FILE, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`结果已写入 bench/results/crf-render.json  ${loadLine()}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -2,6 +2,7 @@
  * Engine-only figures on the 300-field benchmark form (Node, no DOM): evaluateForm and validateRecord per call, each
  * on a fresh data object (as after a keystroke). Prints figures; asserts nothing.
  */
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { checkDefinition } from '@registry/shared/forms/check';
 import { evaluateForm, validateRecord } from '@registry/shared/forms/record';
@@ -40,6 +41,11 @@ const rows = [
 
 const withShowIf = form.fields.filter((f) => f.showIf).length;
 const calcs = form.fields.filter((f) => f.type === 'calc').length;
+console.log(
+  `load average ${loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ')}（${cpus().length} 核）`,
+);
 console.log(
   `引擎（Node ${process.version}，${form.fields.length} 个字段，其中 ${withShowIf} 个有显示条件、${calcs} 个计算字段；` +
     '每次调用新的数据对象）',

@@ -635,7 +635,13 @@ async function main() {
           `生成用时 ${run.seed.seconds.total} 秒），本轮 ${Math.round((Date.now() - t0) / 1000)} 秒`,
         run.metrics,
       );
-      runs.push(run);
+      console.log(
+        `load average ${os
+          .loadavg()
+          .map((v) => v.toFixed(2))
+          .join(' ')}（${os.cpus().length} 核）`,
+      );
+      runs.push({ ...run, loadAverage: os.loadavg() });
     }
   const result = {
     generatedAt: new Date().toISOString(),

@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -16,6 +20,51 @@ function versionFile(): Plugin {
   };
 }
 
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map)$/;
+/** Below this the headers outweigh the saving. */
+const MIN_COMPRESS_BYTES = 1024;
+
+/**
+ * Writes `<file>.br` (quality 11) and `<file>.gz` (level 9) beside every compressible file of the build, so the server
+ * (`@fastify/static` with `preCompressed`) sends them by Accept-Encoding without compressing per request.
+ * `version.json` is left alone: the server reads it and answers it itself.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'registry-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir.startsWith('/') ? config.build.outDir : join(config.root, config.build.outDir);
+    },
+    async writeBundle(_options, bundle) {
+      const files = Object.keys(bundle).filter(
+        (name) => COMPRESSIBLE.test(name) && name !== 'version.json' && !name.startsWith('.vite/'),
+      );
+      await Promise.all(
+        files.map(async (name) => {
+          const path = join(outDir, name);
+          const raw = await readFile(path);
+          if (raw.length < MIN_COMPRESS_BYTES) return;
+          const [br, gz] = await Promise.all([
+            brotli(raw, {
+              params: {
+                [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+                [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length,
+              },
+            }),
+            gzipAsync(raw, { level: 9 }),
+          ]);
+          if (br.length < raw.length) await writeFile(`${path}.br`, br);
+          if (gz.length < raw.length) await writeFile(`${path}.gz`, gz);
+        }),
+      );
+    },
+  };
+}
+
 /** Vendor chunks that change rarely, so a new build does not invalidate the browser's cache of them. */
 const VENDOR_GROUPS = [
   { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
@@ -29,7 +78,7 @@ const VENDOR_GROUPS = [
 ];
 
 export default defineConfig({
-  plugins: [react(), versionFile()],
+  plugins: [react(), versionFile(), precompress()],
   server: {
     port: 5173,
     proxy: {

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
@@ -233,14 +234,23 @@ describe('database unavailable', () => {
 });
 
 describe('the built web app', () => {
+  const INDEX_HTML = '<!doctype html><title>注册平台</title><div id="root"></div>';
   let t: TestApp;
   let web: string;
   beforeAll(async () => {
     web = await mkdtemp(path.join(os.tmpdir(), 'registry-web-'));
     await mkdir(path.join(web, 'assets'));
-    await writeFile(path.join(web, 'index.html'), '<!doctype html><title>注册平台</title><div id="root"></div>');
+    await writeFile(path.join(web, 'index.html'), INDEX_HTML);
     await writeFile(path.join(web, 'version.json'), JSON.stringify({ version: 'build-42' }));
     await writeFile(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
+    // What the build's precompress step writes beside each file (the contents only need to tell them apart here).
+    await writeFile(path.join(web, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log(1)'));
+    await writeFile(path.join(web, 'assets', 'index-abc123.js.gz'), gzipSync('console.log(1)'));
+    await writeFile(path.join(web, 'assets', 'only-gzip-def456.css'), 'body{}');
+    await writeFile(path.join(web, 'assets', 'only-gzip-def456.css.gz'), gzipSync('body{}'));
+    await writeFile(path.join(web, 'favicon.svg'), '<svg/>');
+    await writeFile(path.join(web, 'index.html.br'), brotliCompressSync(INDEX_HTML));
+    await writeFile(path.join(web, 'index.html.gz'), gzipSync(INDEX_HTML));
     t = await createTestApp({ WEB_DIST: web });
   });
   afterAll(async () => {
@@ -269,6 +279,62 @@ describe('the built web app', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await t.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+  });
+
+  it('should send the precompressed asset the browser accepts, brotli first, and say that it varies', async () => {
+    const cases = [
+      { accept: 'gzip, deflate, br, zstd', encoding: 'br', body: brotliCompressSync('console.log(1)') },
+      { accept: 'gzip', encoding: 'gzip', body: gzipSync('console.log(1)') },
+      { accept: undefined, encoding: undefined, body: Buffer.from('console.log(1)') },
+      { accept: 'identity', encoding: undefined, body: Buffer.from('console.log(1)') },
+    ];
+    for (const { accept, encoding, body } of cases) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/assets/index-abc123.js',
+        headers: accept === undefined ? {} : { 'accept-encoding': accept },
+      });
+      expect(res.statusCode, accept).toBe(200);
+      expect(res.headers['content-encoding'], accept).toBe(encoding);
+      expect(res.headers['content-type'], accept).toMatch(/javascript/);
+      expect(res.headers.vary, accept).toMatch(/accept-encoding/i);
+      expect(res.headers['cache-control'], accept).toBe('public, max-age=31536000, immutable');
+      expect(res.rawPayload.equals(body), accept).toBe(true);
+    }
+  });
+
+  it('should fall back to gzip or the plain file when a compressed copy is missing', async () => {
+    const gz = await t.app.inject({
+      method: 'GET',
+      url: '/assets/only-gzip-def456.css',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe('body{}');
+    const plain = await t.app.inject({
+      method: 'GET',
+      url: '/favicon.svg',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    expect(plain.body).toBe('<svg/>');
+  });
+
+  it('should send index.html and the SPA fallback compressed and no-cache', async () => {
+    for (const url of ['/', '/index.html', '/person/project']) {
+      const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+      expect(br.statusCode, url).toBe(200);
+      expect(br.headers['content-encoding'], url).toBe('br');
+      expect(br.headers['cache-control'], url).toBe('no-cache');
+      expect(br.headers.vary, url).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(br.rawPayload).toString(), url).toBe(INDEX_HTML);
+      const none = await t.app.inject({ method: 'GET', url });
+      expect(none.headers['content-encoding'], url).toBeUndefined();
+      expect(none.headers['cache-control'], url).toBe('no-cache');
+      expect(none.body, url).toBe(INDEX_HTML);
+    }
   });
 
   it('should not serve files outside the build directory', async () => {

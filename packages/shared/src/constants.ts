@@ -5,6 +5,14 @@ export const APP_CODE = 'WEB';
 export const APP_CODE_HEADER = 'X-App-Code';
 export const ACCESS_TOKEN_QUERY = 'access_token';
 export const VERSION_FILE = '/version.json';
+/**
+ * The query parameter of the QR sign-in URL `<origin>/login?qr=<key>` (see contracts/auth.ts). Here rather than in the
+ * contract so that /login reads it without loading zod (so are the two headers below).
+ */
+export const QR_LOGIN_QUERY = 'qr';
+/** Response headers of `GET auth/captcha` and `GET auth/qr-code` with the key of the image (contracts/auth.ts). */
+export const CAPTCHA_KEY_HEADER = 'x-captcha-key';
+export const QR_KEY_HEADER = 'x-qr-key';
 
 /** Local-storage (and, for the token, session-storage) keys of §9. */
 export const STORAGE_KEYS = {

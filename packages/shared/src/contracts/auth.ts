@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { TENANT_TYPES } from '../constants';
 
 /** Response header of `GET auth/captcha` and `GET auth/qr-code` naming the one-time key the image stands for. */
-export const CAPTCHA_KEY_HEADER = 'x-captcha-key';
-export const QR_KEY_HEADER = 'x-qr-key';
+export { CAPTCHA_KEY_HEADER, QR_KEY_HEADER } from '../constants';
 
 export const loginRequest = z.discriminatedUnion('loginType', [
   z.object({
@@ -93,4 +92,4 @@ export type LoginOptions = z.infer<typeof loginOptions>;
  * (on a phone) sees a confirmation on `/login` that calls `POST auth/qr-code/confirm {key}`; opening it marks the
  * code `scanned` (`POST auth/qr-code/scan {key}`).
  */
-export const QR_LOGIN_QUERY = 'qr';
+export { QR_LOGIN_QUERY } from '../constants';

@@ -15,7 +15,10 @@ import { ok, okSchema } from '../../plugins/envelope';
 
 const ASSETS_PREFIX = '/assets/';
 
-/** Health, `version.json`, and the built web app (static files with SPA fallback to index.html). */
+/**
+ * Health, `version.json`, and the built web app (static files with SPA fallback to index.html). Hashed files under
+ * `/assets/` are cached for a year as immutable; index.html, the SPA fallback and every other file `no-cache`.
+ */
 export async function registerSystemRoutes(
   root: FastifyInstance,
   deps: { db: Db; webDist: string; startedAt: Date },
@@ -54,7 +57,9 @@ export async function registerSystemRoutes(
     },
   );
 
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, serve: false });
+  // preCompressed: the build writes `.br` and `.gz` beside every compressible file (apps/web/vite.config.ts); sendFile
+  // picks one by Accept-Encoding, sets Content-Encoding and `Vary: accept-encoding`, and falls back to the plain file.
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, serve: false, preCompressed: true });
 
   app.get(
     '/*',

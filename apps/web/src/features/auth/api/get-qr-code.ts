@@ -1,4 +1,4 @@
-import { QR_KEY_HEADER } from '@registry/shared/contracts/auth';
+import { QR_KEY_HEADER } from '@registry/shared/constants';
 import { getKeyedImage, useKeyedImage, type KeyedImage } from '../hooks/use-keyed-image';
 
 export type QrCode = KeyedImage;

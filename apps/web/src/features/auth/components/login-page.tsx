@@ -1,16 +1,29 @@
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Card, Spin, Tabs, Typography } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { QR_LOGIN_QUERY, type LoginOptions, type LoginResponse } from '@registry/shared/contracts/auth';
+import { QR_LOGIN_QUERY } from '@registry/shared/constants';
+import type { LoginOptions, LoginResponse } from '@registry/shared/contracts/auth';
 import { useAppStore } from '../../../lib/stores/app-store';
 import { getToken, setToken } from '../../../lib/token';
 import { useLoginOptions } from '../api/get-login-options';
 import { PasswordLoginForm } from './password-login-form';
-import { QrConfirmCard } from './qr-confirm-card';
 import { QrLoginPanel } from './qr-login-panel';
 import { SmsLoginForm } from './sms-login-form';
 import './login-page.css';
+
+function LoadingCard() {
+  return (
+    <Card className="login-card">
+      <div style={{ textAlign: 'center', padding: 48 }}>
+        <Spin />
+      </div>
+    </Card>
+  );
+}
+
+// Only a phone that opened a QR sign-in link shows it: loaded then, not on every sign-in page.
+const QrConfirmCard = lazy(() => import('./qr-confirm-card').then((m) => ({ default: m.QrConfirmCard })));
 
 export const HOME_AFTER_LOGIN = '/person/project';
 
@@ -40,17 +53,13 @@ export function LoginPage() {
 
   const content = () => {
     if (qrKey && signedIn) {
-      return <QrConfirmCard qrKey={qrKey} onDone={() => navigate(HOME_AFTER_LOGIN, { replace: true })} />;
-    }
-    if (options.isPending) {
       return (
-        <Card className="login-card">
-          <div style={{ textAlign: 'center', padding: 48 }}>
-            <Spin />
-          </div>
-        </Card>
+        <Suspense fallback={<LoadingCard />}>
+          <QrConfirmCard qrKey={qrKey} onDone={() => navigate(HOME_AFTER_LOGIN, { replace: true })} />
+        </Suspense>
       );
     }
+    if (options.isPending) return <LoadingCard />;
     const loginOptions = options.data ?? FALLBACK_OPTIONS;
     const items = [
       {

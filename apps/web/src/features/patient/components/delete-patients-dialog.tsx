@@ -3,10 +3,9 @@ import { applyServerIssues } from '../../../lib/form-errors';
 import { toast } from '../../../lib/toast';
 import { useDeletePatients } from '../api/delete-patients';
 
-export type DeleteTarget = { id: string; patientNo: string };
+import { MAX_DELETE, type DeleteTarget } from './delete-limit';
 
-/** The most patients one delete call takes. */
-export const MAX_DELETE = 200;
+export { MAX_DELETE, type DeleteTarget };
 
 type Values = { reason: string };
 

@@ -265,7 +265,8 @@ describe('PatientListPage', { timeout: 120_000 }, () => {
       fireEvent.click(document.querySelector(`tr[data-row-key="${row.id}"] .ant-checkbox-input`) as HTMLInputElement);
     expect(await screen.findByText('已选择 2 名患者')).toBeInTheDocument();
     fireEvent.click(screen.getByText('批量删除'));
-    expect(await screen.findByText('批量删除患者（2）')).toBeInTheDocument();
+    // The dialog's module loads on first opening.
+    expect(await screen.findByText('批量删除患者（2）', {}, { timeout: 20_000 })).toBeInTheDocument();
     fireEvent.click(screen.getByText('确认删除'));
     expect(await screen.findByText('请填写删除原因', { selector: '.ant-form-item-explain-error' })).toBeInTheDocument();
     expect(served.deletes).toHaveLength(0);
@@ -344,7 +345,10 @@ describe('PatientListPage', { timeout: 120_000 }, () => {
     renderList();
     await screen.findByText('C01-0001', {}, { timeout: 20_000 });
     fireEvent.click(screen.getByText('导入'));
-    const confirm = (await screen.findByText('确认导入')).closest('button') as HTMLButtonElement;
+    // The dialog's module loads on first opening.
+    const confirm = (await screen.findByText('确认导入', {}, { timeout: 20_000 })).closest(
+      'button',
+    ) as HTMLButtonElement;
     expect(confirm).toBeDisabled();
     const input = () => document.querySelector<HTMLInputElement>('.ant-modal input[type=file]') as HTMLInputElement;
     const file = new File(['xlsx'], '患者导入.xlsx', {
@@ -386,7 +390,7 @@ describe('PatientListPage', { timeout: 120_000 }, () => {
     renderList();
     await screen.findByText('C01-0001', {}, { timeout: 20_000 });
     fireEvent.click(screen.getByText('导入'));
-    await screen.findByText('确认导入');
+    await screen.findByText('确认导入', {}, { timeout: 20_000 });
     const input = document.querySelector<HTMLInputElement>('.ant-modal input[type=file]') as HTMLInputElement;
     fireEvent.change(input, { target: { files: [new File(['x'], 'a.xlsx')] } });
     await screen.findByText('检查通过：将导入', { exact: false });

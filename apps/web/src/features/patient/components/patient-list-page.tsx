@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, Space, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
@@ -33,14 +33,19 @@ import {
 import { useColumnLayout, type AvailableColumn } from '../hooks/use-column-layout';
 import { useDictLabels } from '../hooks/use-dict-labels';
 import { usePrivateQuery } from '../hooks/use-private-query';
-import { ColumnSettings } from './column-settings';
-import { DeletePatientsDialog, MAX_DELETE, type DeleteTarget } from './delete-patients-dialog';
-import { ImportDialog } from './import-dialog';
+import { MAX_DELETE, type DeleteTarget } from './delete-limit';
 import { fieldColumn, fixedColumns, MASKED_HINT, type PatientColumn } from './patient-columns';
 import { PatientFilterBar, type FilterChange } from './patient-filter-bar';
 import { ResizableHeaderCell, type ResizableHeaderCellProps } from './resizable-header-cell';
 import './patient-list.css';
 import { listEmptyText } from '../../../components/list-empty/list-empty';
+
+// The column settings drawer (drag and drop), the delete and the import dialogs load when first opened.
+const ColumnSettings = lazy(() => import('./column-settings').then((m) => ({ default: m.ColumnSettings })));
+const DeletePatientsDialog = lazy(() =>
+  import('./delete-patients-dialog').then((m) => ({ default: m.DeletePatientsDialog })),
+);
+const ImportDialog = lazy(() => import('./import-dialog').then((m) => ({ default: m.ImportDialog })));
 
 const TABLE_COMPONENTS = { header: { cell: ResizableHeaderCell } };
 const ACTIONS_WIDTH = 150;
@@ -103,6 +108,8 @@ function PatientList() {
   const [deleting, setDeleting] = useState<DeleteTarget[] | null>(null);
   const [importing, setImporting] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // The drawer stays mounted from its first opening on (its closing animation, its scroll position).
+  const [settingsOpened, setSettingsOpened] = useState(false);
 
   const go = useCallback(
     (next: Partial<UrlQuery>) => setParams(toUrlSearch({ ...url, ...next }), { preventScrollReset: true }),
@@ -286,7 +293,13 @@ function PatientList() {
               导入
             </Button>
           </Permission>
-          <Button icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)}>
+          <Button
+            icon={<SettingOutlined />}
+            onClick={() => {
+              setSettingsOpened(true);
+              setSettingsOpen(true);
+            }}
+          >
             列设置
           </Button>
           <Tooltip title="刷新">
@@ -353,30 +366,34 @@ function PatientList() {
         }}
         onChange={onTableChange}
       />
-      <ColumnSettings
-        open={settingsOpen}
-        onClose={() => setSettingsOpen(false)}
-        layout={layout.columns}
-        columns={columnsByKey}
-        customised={layout.customised}
-        onChange={layout.change}
-        onReset={layout.reset}
-      />
-      {deleting && (
-        <DeletePatientsDialog
-          targets={deleting}
-          onClose={() => setDeleting(null)}
-          onDeleted={(ids) => {
-            setDeleting(null);
-            setSelected((current) => {
-              const next = new Map(current);
-              for (const id of ids) next.delete(id);
-              return next;
-            });
-          }}
-        />
-      )}
-      {importing && <ImportDialog onClose={() => setImporting(false)} />}
+      <Suspense fallback={null}>
+        {settingsOpened && (
+          <ColumnSettings
+            open={settingsOpen}
+            onClose={() => setSettingsOpen(false)}
+            layout={layout.columns}
+            columns={columnsByKey}
+            customised={layout.customised}
+            onChange={layout.change}
+            onReset={layout.reset}
+          />
+        )}
+        {deleting && (
+          <DeletePatientsDialog
+            targets={deleting}
+            onClose={() => setDeleting(null)}
+            onDeleted={(ids) => {
+              setDeleting(null);
+              setSelected((current) => {
+                const next = new Map(current);
+                for (const id of ids) next.delete(id);
+                return next;
+              });
+            }}
+          />
+        )}
+        {importing && <ImportDialog onClose={() => setImporting(false)} />}
+      </Suspense>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, Col, Empty, Input, Row, Segmented, Skeleton, Space, Statistic, Typography } from 'antd';
 import { UsergroupAddOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
@@ -8,9 +8,11 @@ import { useProjectStore } from '../../../lib/stores/project-store';
 import { useChangeProject } from '../api/change-project';
 import { useProjectCount } from '../api/get-project-count';
 import { useProjectList, type ProjectScope } from '../api/list-projects';
-import { JoinProjectDialog } from './join-project-dialog';
 import { ProjectCard } from './project-card';
 import './project-list-page.css';
+
+// The 搜索加入 dialog (tables, tabs, a form) loads when it is first opened, not with the page every user lands on.
+const JoinProjectDialog = lazy(() => import('./join-project-dialog').then((m) => ({ default: m.JoinProjectDialog })));
 
 type ProjectGroup = { project: ProjectVO; subProjects: ProjectVO[] };
 
@@ -36,6 +38,8 @@ export function ProjectListPage() {
   const selectProject = useProjectStore((s) => s.selectProject);
   const [entering, setEntering] = useState<string | null>(null);
   const [joining, setJoining] = useState(false);
+  // Mounted from the first opening on, so that closing keeps its state and its closing animation.
+  const [joinOpened, setJoinOpened] = useState(false);
 
   useEffect(() => {
     if (!list.data) return;
@@ -76,12 +80,22 @@ export function ProjectListPage() {
             style={{ width: 360 }}
             onSearch={(value) => setKeyword(value)}
           />
-          <Button icon={<UsergroupAddOutlined />} onClick={() => setJoining(true)}>
+          <Button
+            icon={<UsergroupAddOutlined />}
+            onClick={() => {
+              setJoinOpened(true);
+              setJoining(true);
+            }}
+          >
             搜索加入
           </Button>
         </Space>
       </div>
-      <JoinProjectDialog open={joining} onClose={() => setJoining(false)} />
+      {joinOpened && (
+        <Suspense fallback={null}>
+          <JoinProjectDialog open={joining} onClose={() => setJoining(false)} />
+        </Suspense>
+      )}
       <Row gutter={16} className="project-counts">
         {(
           [
