@@ -7,7 +7,8 @@ import { apiUrl, http, HttpResponse, ok } from '../test/api';
 import { recordToasts, type ToastCall } from '../test/fake-toast';
 import { registerNavigator } from './navigation-bridge';
 import { ApiError, request } from './request';
-import { getToken, setToken } from './token';
+import { clearToken, getToken, setToken } from './token';
+import { usePasswordSetup } from './stores/password-setup-store';
 
 let toasts: ToastCall[];
 let navigate: Mock<(to: string, options?: { replace?: boolean }) => void>;
@@ -149,6 +150,27 @@ describe('error catalogue', () => {
     await expect(request({ url: '/sys-user/user-info' })).rejects.toMatchObject({ status: 401 });
     expect(getToken()).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
+  });
+
+  it('should keep the session, show no toast and ask for the 设置密码 dialog when the server answers 428', async () => {
+    setToken('initial');
+    server.use(
+      http.post(apiUrl('/web-project/list'), () =>
+        HttpResponse.json({ status: 428, message: '请先设置新密码', data: null, requestId: 'r1' }, { status: 428 }),
+      ),
+      http.get(apiUrl('/web-project/current'), () =>
+        HttpResponse.json({ status: 428, message: '请先设置新密码', data: null }),
+      ),
+    );
+    expect(usePasswordSetup.getState().required).toBe(false);
+    await expect(request({ method: 'post', url: '/web-project/list' })).rejects.toMatchObject({ status: 428 });
+    await expect(request({ url: '/web-project/current' })).rejects.toMatchObject({ status: 428 });
+    expect(getToken()).toBe('initial');
+    expect(navigate).not.toHaveBeenCalled();
+    expect(toasts).toEqual([]);
+    expect(usePasswordSetup.getState().required).toBe(true);
+    clearToken();
+    expect(usePasswordSetup.getState().required).toBe(false);
   });
 
   it('should close all toasts then show the response message when the HTTP status is an error', async () => {

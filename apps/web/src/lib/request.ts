@@ -7,8 +7,10 @@ import {
   REQUEST_TIMEOUT_RETRIES,
   uploadFailureMessage,
 } from '@registry/shared/constants';
+import { PASSWORD_SETUP_REQUIRED } from '@registry/shared/access';
 import type { Envelope } from '@registry/shared/contracts/envelope';
 import { clearToken, getToken } from './token';
+import { requirePasswordSetup } from './stores/password-setup-store';
 import { currentPathname, navigateTo } from './navigation-bridge';
 import { toast } from './toast';
 
@@ -85,6 +87,15 @@ function isEnvelope(body: unknown): body is Partial<Envelope<unknown>> & { statu
   return typeof body === 'object' && body !== null && typeof (body as { status?: unknown }).status === 'number';
 }
 
+/**
+ * The session's user still has the initial password (PASSWORD_SETUP_REQUIRED): the session stays, the forced 设置密码
+ * dialog opens, and no toast (the dialog says what to do; a page's several refused calls would each raise one).
+ */
+function refuseUntilPasswordSet(status: number, text: string, body: unknown): Promise<never> {
+  requirePasswordSetup();
+  return Promise.reject(new ApiError(status, text, isEnvelope(body) ? body : undefined));
+}
+
 function forget(config: AxiosRequestConfig | undefined): void {
   const key = config?.registry?.dedupeKey;
   if (key && inFlight.get(key)?.signal === config?.signal) inFlight.delete(key);
@@ -117,6 +128,7 @@ http.interceptors.response.use(
     // HTTP 200 with a body status other than 200.
     if (isEnvelope(body) && body.status !== 200) {
       const text = body.message || '请求失败';
+      if (body.status === PASSWORD_SETUP_REQUIRED.status) return refuseUntilPasswordSet(body.status, text, body);
       toast.destroy();
       toast.error(text);
       if (body.status === 401) goToLogin();
@@ -152,6 +164,9 @@ http.interceptors.response.use(
     }
     const serverMessage = isEnvelope(body) && body.message ? body.message : undefined;
     const status = response.status;
+    if (status === PASSWORD_SETUP_REQUIRED.status) {
+      return refuseUntilPasswordSet(status, serverMessage ?? PASSWORD_SETUP_REQUIRED.message, body);
+    }
     if (status === 401) goToLogin();
     const text =
       serverMessage ??

@@ -1,4 +1,5 @@
 import { STORAGE_KEYS } from '@registry/shared/constants';
+import { resetPasswordSetup } from './stores/password-setup-store';
 
 /** The access token lives in BOTH local and session storage under `assets-token-web` (seed §9). */
 export function getToken(): string | null {
@@ -13,6 +14,7 @@ export function setToken(token: string): void {
 export function clearToken(): void {
   localStorage.removeItem(STORAGE_KEYS.token);
   sessionStorage.removeItem(STORAGE_KEYS.token);
+  resetPasswordSetup();
 }
 
 /** File preview links carry the token as a query parameter (seed §7). */

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { UserInfo } from '@registry/shared/contracts/user';
 import { server } from '../../test/server';
-import { apiUrl, http, ok } from '../../test/api';
+import { apiUrl, http, HttpResponse, ok } from '../../test/api';
 import { renderRoute } from '../../test/router';
 import { buildUserInfo } from '../../test/factories';
 import { getToken, setToken } from '../../lib/token';
@@ -147,6 +147,24 @@ describe('AppHeader', () => {
     renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
     expect(await screen.findByRole('dialog', { name: '设置密码' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByLabelText('原密码')).not.toBeInTheDocument());
+  });
+
+  it('should open the set-password dialog instead of signing out when a call answers 428', async () => {
+    setToken('tok');
+    // The cached user info says nothing (e.g. the password was reset since): the server's 428 opens the dialog.
+    server.use(
+      http.get(apiUrl('/sys-user/user-info'), () => ok(buildUserInfo({ initPwd: false }))),
+      http.get(apiUrl('/notification/unread-count'), () => ok({ count: 0 })),
+      http.post(apiUrl('/web-project/list'), () =>
+        HttpResponse.json({ status: 428, message: '请先设置新密码', data: null }, { status: 428 }),
+      ),
+    );
+    renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
+    expect(await screen.findByRole('dialog', { name: '设置密码' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('原密码')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '退出登录' })).toBeInTheDocument();
+    expect(getToken()).toBe('tok');
+    expect(screen.queryByTestId('location')).not.toBeInTheDocument(); // still on the page: no redirect to /login
   });
 
   it('should show the acting tenant when a system administrator has switched into a hospital', async () => {

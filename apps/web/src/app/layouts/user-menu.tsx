@@ -19,6 +19,7 @@ import { changeTenant } from '../../features/account/api/change-tenant';
 import { clearToken, withAccessToken } from '../../lib/token';
 import { toast } from '../../lib/toast';
 import { useProjectStore } from '../../lib/stores/project-store';
+import { usePasswordSetup } from '../../lib/stores/password-setup-store';
 
 // The dialogs load when first opened (the avatar upload and the password rules stay out of every page's bundle).
 const PasswordDialog = lazy(() =>
@@ -53,7 +54,9 @@ export function UserMenu() {
   const info = user.data;
   const isSys = info?.tenantCode === SYS_TENANT_CODE;
   const isPersonal = info?.tenant.tenantType === 'PERSONAL';
-  const initPwd = info?.initPwd ?? false;
+  // The server refuses every other call while the initial password is kept (428): the dialog opens then too.
+  const setupRequired = usePasswordSetup((s) => s.required);
+  const initPwd = (info?.initPwd ?? false) || setupRequired;
 
   const doLogout = async () => {
     try {
