@@ -153,6 +153,7 @@ export function UserMenu() {
             open
             initPwd={initPwd}
             forced={initPwd}
+            username={info?.username}
             onClose={() => setDialog(null)}
             onLogout={() => void doLogout()}
           />
