@@ -72,6 +72,31 @@ describe('duplicate cancellation', () => {
   });
 });
 
+describe('signed out', () => {
+  it('should not send a call needing a session once the token was cleared, but still the sign-in page calls', async () => {
+    const seen: string[] = [];
+    server.use(
+      http.get(apiUrl('/notification/unread-count'), () => {
+        seen.push('unread-count');
+        return ok({ count: 0 });
+      }),
+      http.get(apiUrl('/auth/login-options'), () => {
+        seen.push('login-options');
+        return ok({ captchaEnabled: true, smsEnabled: true, qrEnabled: true });
+      }),
+    );
+    setToken('tok');
+    clearToken();
+    await expect(request({ url: '/notification/unread-count' })).rejects.toMatchObject({ code: 'ERR_CANCELED' });
+    await expect(request({ url: '/auth/login-options' })).resolves.toMatchObject({ captchaEnabled: true });
+    expect(seen).toEqual(['login-options']);
+    expect(toasts).toEqual([]);
+    expect(navigate).not.toHaveBeenCalled();
+    setToken('next');
+    await expect(request({ url: '/notification/unread-count' })).resolves.toEqual({ count: 0 });
+  });
+});
+
 describe('timeout', () => {
   /** A transport that times out on the listed attempts (MSW cannot make XHR time out in jsdom). */
   function timingOutAdapter(timeoutAttempts: number[]) {

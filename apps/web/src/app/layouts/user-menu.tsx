@@ -16,7 +16,7 @@ import { LAYOUT, MESSAGES, SYS_TENANT_CODE } from '@registry/shared/constants';
 import { useUserInfo } from '../../features/account/api/get-user-info';
 import { logout } from '../../features/account/api/logout';
 import { changeTenant } from '../../features/account/api/change-tenant';
-import { clearToken, withAccessToken } from '../../lib/token';
+import { clearToken, getToken, withAccessToken } from '../../lib/token';
 import { toast } from '../../lib/toast';
 import { useProjectStore } from '../../lib/stores/project-store';
 import { usePasswordSetup } from '../../lib/stores/password-setup-store';
@@ -58,15 +58,18 @@ export function UserMenu() {
   const setupRequired = usePasswordSetup((s) => s.required);
   const initPwd = (info?.initPwd ?? false) || setupRequired;
 
+  /**
+   * Signs out without a single call the server refuses: the token goes first (a call still made without one is not
+   * sent, see lib/request.ts), the cache is emptied only once the page (the bell's polling, the user info) has
+   * unmounted — emptied while mounted, every query would refetch at once — and the server revokes the session last.
+   */
   const doLogout = async () => {
-    try {
-      await logout();
-    } catch {
-      // Logging out locally must not depend on the server.
-    }
+    const token = getToken();
     clearToken();
+    await queryClient.cancelQueries();
+    await navigate('/login', { replace: true });
     queryClient.clear();
-    navigate('/login', { replace: true });
+    if (token) await logout(token).catch(() => undefined); // logging out locally must not depend on the server
   };
 
   const submitTenant = async ({ tenantCode }: { tenantCode: string }) => {
