@@ -6,16 +6,20 @@ import { insertSmsOutbox } from './auth.repository';
 /** Sends a text message. A real gateway is an adapter of this; the default only logs and keeps an outbox. */
 export type SmsProvider = { send(phone: string, text: string): Promise<void> };
 
-/** Default provider: writes the message to the server log and to the `sms_outbox` table. */
+/**
+ * Default provider: writes the message to the `sms_outbox` table, and to the server log only when `logToConsole`
+ * (NODE_ENV=development): a sign-in code in a production log would let anyone who reads the log sign in.
+ */
 export function createOutboxSmsProvider(deps: {
   db: Db;
   clock: Clock;
   logger: Pick<FastifyBaseLogger, 'info'>;
+  logToConsole?: boolean;
 }): SmsProvider & { sendInTransaction(tx: Executor, phone: string, text: string): Promise<void> } {
   return {
     async send(phone, text) {
       await insertSmsOutbox(deps.db, { phone, message: text, createdAt: deps.clock.now() });
-      deps.logger.info({ phone, sms: text }, 'SMS (outbox provider)');
+      if (deps.logToConsole === true) deps.logger.info({ phone, sms: text }, 'SMS (outbox provider, development)');
     },
     /** The same outbox row, written in the caller's transaction (durable notifications, issue 6). */
     async sendInTransaction(tx, phone, text) {
