@@ -96,10 +96,10 @@ describe('a session with the initial password', () => {
       method: 'POST',
       url: '/sys-user/change-pwd',
       token,
-      payload: { newPassword: 'Newdoc-first-2027' },
+      payload: { newPassword: 'First-shift-2027' },
     });
     expect(set.statusCode).toBe(200);
-    const fresh = await t.login('newdoc', 'Newdoc-first-2027');
+    const fresh = await t.login('newdoc', 'First-shift-2027');
     const info = await t.api({ method: 'GET', url: '/sys-user/user-info', token: fresh });
     expect(info.json<Body<{ initPwd: boolean }>>().data.initPwd).toBe(false);
     const list = await t.api({ method: 'POST', url: '/web-project/list', token: fresh, payload: {} });
