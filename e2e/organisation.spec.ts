@@ -61,24 +61,24 @@ test('should run a study organisation: project, sub-project, center, a data-entr
   await dialog.getByText('新建账号').click();
   await dialog.getByLabel('用户名').fill('crc03');
   await dialog.getByLabel('姓名').fill('赵协调');
-  await dialog.getByLabel('初始密码').fill('Crc03@2026');
+  await dialog.getByLabel('初始密码').fill('Zhao-first-2026');
   await chooseOption(page, dialog, '角色', '数据录入员');
   await chooseOption(page, dialog, '中心', CENTER);
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   const created = page.getByRole('dialog', { name: '账号已创建' });
-  await expect(created).toContainText('Crc03@2026');
+  await expect(created).toContainText('Zhao-first-2026');
   await created.getByRole('button', { name: '我已保存密码' }).click();
   await expect(page.getByRole('cell', { name: '赵协调', exact: true })).toBeVisible();
   await signOut(page);
 
   // The member signs in, must set a password, and then sees the project with the data-entry menu only.
-  await signIn(page, 'crc03', 'Crc03@2026');
+  await signIn(page, 'crc03', 'Zhao-first-2026');
   dialog = page.getByRole('dialog', { name: '设置密码' });
-  await dialog.getByLabel('新密码').fill('Crc03@2027');
-  await dialog.getByLabel('确认密码').fill('Crc03@2027');
+  await dialog.getByLabel('新密码').fill('Zhao-chosen-2027');
+  await dialog.getByLabel('确认密码').fill('Zhao-chosen-2027');
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   await expect(page).toHaveURL(/\/login$/);
-  await signIn(page, 'crc03', 'Crc03@2027');
+  await signIn(page, 'crc03', 'Zhao-chosen-2027');
   await expect(page.getByRole('button', { name: `进入项目 ${PROJECT}` })).toBeVisible();
   await expect(page.getByRole('button', { name: '进入项目 心力衰竭注册登记研究' })).toHaveCount(0);
   await enterProject(page, PROJECT);

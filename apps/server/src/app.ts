@@ -114,7 +114,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const db = createDb(deps.pool);
   const sessions = createSessionService({ db, clock, config });
-  const sms = deps.smsProvider ?? createOutboxSmsProvider({ db, clock, logger: app.log });
+  const sms =
+    deps.smsProvider ??
+    createOutboxSmsProvider({ db, clock, logger: app.log, logToConsole: process.env.NODE_ENV === 'development' });
   const storage = deps.fileStorage ?? createLocalFileStorage(path.join(config.dataDir, 'files'));
 
   registerErrorHandler(app, { uploadMaxBytes: config.uploadMaxBytes });

@@ -48,8 +48,11 @@ export const ERROR_MESSAGES = {
   loginMethodDisabled: '该登录方式未启用',
 } as const;
 
-export function lockedMessage(minutes: number): string {
-  return `账号已锁定，请${minutes}分钟后再试`;
+/** An IP with too many failed sign-ins waits before its next attempt (no account is locked). */
+export function loginThrottledMessage(seconds: number): string {
+  return seconds >= 60
+    ? `登录失败次数过多，请${Math.ceil(seconds / 60)}分钟后再试`
+    : `登录失败次数过多，请${seconds}秒后再试`;
 }
 
 export function fileTooLargeMessage(maxBytes: number): string {

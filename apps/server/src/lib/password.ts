@@ -17,7 +17,8 @@ export async function verifyPassword(hashed: string, password: string): Promise<
 
 let dummy: Promise<string> | undefined;
 /** Spends the time of one verification, so an unknown user cannot be told apart by timing. */
-export async function verifyAgainstDummy(password: string): Promise<void> {
+export async function verifyAgainstDummy(password: string): Promise<false> {
   dummy ??= hashPassword('dummy-password-for-timing');
   await verifyPassword(await dummy, password);
+  return false;
 }

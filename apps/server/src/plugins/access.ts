@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PASSWORD_SETUP_REQUIRED } from '@registry/shared/access';
 import { ACCESS_TOKEN_QUERY, API_BASE, APP_CODE } from '@registry/shared/constants';
 import { AppError, ERROR_MESSAGES } from '../lib/errors';
 import type { Db } from '../db/client';
@@ -16,6 +17,10 @@ import './fastify-types';
  * `X-App-Code: WEB` is required on every API call, because the web always sends it, except on routes marked
  * `appCode: false`: those a browser opens by navigation or `<img src>` (file preview, health), which cannot add
  * headers. Its absence there costs nothing: they still need a token or are public.
+ *
+ * A session whose user still has the initial password reaches only the routes marked `initialPassword: true` (the
+ * calls of the 设置密码 dialog); every other signed-in route answers 428 (PASSWORD_SETUP_REQUIRED), which the web
+ * turns into the dialog rather than a sign-out. Checked here, before the permission, so no route can forget it.
  */
 export function registerAccess(app: FastifyInstance, deps: { sessions: SessionService; db: Db; clock: Clock }): void {
   app.addHook('onRoute', (route) => {
@@ -38,6 +43,9 @@ export function registerAccess(app: FastifyInstance, deps: { sessions: SessionSe
     const token = readToken(request, config.queryToken === true);
     const auth = token ? await deps.sessions.resolve(token) : null;
     if (!auth) throw new AppError(401, ERROR_MESSAGES.unauthenticated);
+    if (auth.initPwd && config.initialPassword !== true) {
+      throw new AppError(PASSWORD_SETUP_REQUIRED.status, PASSWORD_SETUP_REQUIRED.message);
+    }
     if (typeof config.permission === 'string' && !auth.permissions.includes(config.permission)) {
       throw new AppError(403, ERROR_MESSAGES.forbidden);
     }

@@ -8,6 +8,11 @@ declare module 'fastify' {
     public?: boolean;
     /** The permission code needed, or null for any signed-in user. */
     permission?: string | null;
+    /**
+     * Reachable by a session whose user still has the initial password (the calls of the 设置密码 dialog: user info,
+     * password change, log out). Every other signed-in route answers 428 to such a session.
+     */
+    initialPassword?: boolean;
     /** Also accept the token from `?access_token=` (file preview links opened by the browser). */
     queryToken?: boolean;
     /** False when the route is opened by browser navigation or `<img>` and cannot send `X-App-Code`. */

@@ -7,7 +7,8 @@ import { apiUrl, http, HttpResponse, ok } from '../test/api';
 import { recordToasts, type ToastCall } from '../test/fake-toast';
 import { registerNavigator } from './navigation-bridge';
 import { ApiError, request } from './request';
-import { getToken, setToken } from './token';
+import { clearToken, getToken, setToken } from './token';
+import { usePasswordSetup } from './stores/password-setup-store';
 
 let toasts: ToastCall[];
 let navigate: Mock<(to: string, options?: { replace?: boolean }) => void>;
@@ -68,6 +69,31 @@ describe('duplicate cancellation', () => {
       request({ method: 'post', url: '/web-project/list', data: { keyword: 'b' } }),
     ]);
     expect(results).toEqual([{ keyword: 'a' }, { keyword: 'b' }]);
+  });
+});
+
+describe('signed out', () => {
+  it('should not send a call needing a session once the token was cleared, but still the sign-in page calls', async () => {
+    const seen: string[] = [];
+    server.use(
+      http.get(apiUrl('/notification/unread-count'), () => {
+        seen.push('unread-count');
+        return ok({ count: 0 });
+      }),
+      http.get(apiUrl('/auth/login-options'), () => {
+        seen.push('login-options');
+        return ok({ captchaEnabled: true, smsEnabled: true, qrEnabled: true });
+      }),
+    );
+    setToken('tok');
+    clearToken();
+    await expect(request({ url: '/notification/unread-count' })).rejects.toMatchObject({ code: 'ERR_CANCELED' });
+    await expect(request({ url: '/auth/login-options' })).resolves.toMatchObject({ captchaEnabled: true });
+    expect(seen).toEqual(['login-options']);
+    expect(toasts).toEqual([]);
+    expect(navigate).not.toHaveBeenCalled();
+    setToken('next');
+    await expect(request({ url: '/notification/unread-count' })).resolves.toEqual({ count: 0 });
   });
 });
 
@@ -149,6 +175,27 @@ describe('error catalogue', () => {
     await expect(request({ url: '/sys-user/user-info' })).rejects.toMatchObject({ status: 401 });
     expect(getToken()).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
+  });
+
+  it('should keep the session, show no toast and ask for the 设置密码 dialog when the server answers 428', async () => {
+    setToken('initial');
+    server.use(
+      http.post(apiUrl('/web-project/list'), () =>
+        HttpResponse.json({ status: 428, message: '请先设置新密码', data: null, requestId: 'r1' }, { status: 428 }),
+      ),
+      http.get(apiUrl('/web-project/current'), () =>
+        HttpResponse.json({ status: 428, message: '请先设置新密码', data: null }),
+      ),
+    );
+    expect(usePasswordSetup.getState().required).toBe(false);
+    await expect(request({ method: 'post', url: '/web-project/list' })).rejects.toMatchObject({ status: 428 });
+    await expect(request({ url: '/web-project/current' })).rejects.toMatchObject({ status: 428 });
+    expect(getToken()).toBe('initial');
+    expect(navigate).not.toHaveBeenCalled();
+    expect(toasts).toEqual([]);
+    expect(usePasswordSetup.getState().required).toBe(true);
+    clearToken();
+    expect(usePasswordSetup.getState().required).toBe(false);
   });
 
   it('should close all toasts then show the response message when the HTTP status is an error', async () => {

@@ -7,8 +7,10 @@ import {
   REQUEST_TIMEOUT_RETRIES,
   uploadFailureMessage,
 } from '@registry/shared/constants';
+import { PASSWORD_SETUP_REQUIRED } from '@registry/shared/access';
 import type { Envelope } from '@registry/shared/contracts/envelope';
-import { clearToken, getToken } from './token';
+import { clearToken, getToken, isSignedOut } from './token';
+import { requirePasswordSetup } from './stores/password-setup-store';
 import { currentPathname, navigateTo } from './navigation-bridge';
 import { toast } from './toast';
 
@@ -16,6 +18,8 @@ import { toast } from './toast';
 type RequestOptions = {
   /** Marks an upload: a failure without a server message shows `fail to {method} {url} {status}`. */
   upload?: boolean;
+  /** No toast and no redirect to /login when the call fails (log out: the session may be gone already). */
+  silent?: boolean;
   /** Internal: how many timeout retries this request has used. */
   retryCount?: number;
   /** Internal: the key under which the in-flight request is tracked for duplicate cancellation. */
@@ -85,15 +89,32 @@ function isEnvelope(body: unknown): body is Partial<Envelope<unknown>> & { statu
   return typeof body === 'object' && body !== null && typeof (body as { status?: unknown }).status === 'number';
 }
 
+/**
+ * The session's user still has the initial password (PASSWORD_SETUP_REQUIRED): the session stays, the forced 设置密码
+ * dialog opens, and no toast (the dialog says what to do; a page's several refused calls would each raise one).
+ */
+function refuseUntilPasswordSet(status: number, text: string, body: unknown): Promise<never> {
+  requirePasswordSetup();
+  return Promise.reject(new ApiError(status, text, isEnvelope(body) ? body : undefined));
+}
+
 function forget(config: AxiosRequestConfig | undefined): void {
   const key = config?.registry?.dedupeKey;
   if (key && inFlight.get(key)?.signal === config?.signal) inFlight.delete(key);
 }
 
+/** The calls the server answers without a session: the sign-in page's (`auth/login`, captcha, SMS, QR code, options). */
+const PUBLIC_CALL = /^\/auth\/(login|login-options|captcha|sms|qr-code|qr-code\/status)(\?|$)/;
+
 http.interceptors.request.use((config: InternalAxiosRequestConfig) => {
   const token = getToken();
   config.headers.set(APP_CODE_HEADER, APP_CODE);
   if (token) config.headers.set('Authorization', `Bearer ${token}`);
+  else if (isSignedOut() && !config.headers.has('Authorization') && !PUBLIC_CALL.test(config.url ?? '')) {
+    // Signed out (e.g. a query refetching while the page unmounts after log out): the server would answer 401, so
+    // the call is not sent; the page is on its way to /login.
+    throw new axios.CanceledError('not signed in', config);
+  }
 
   // A new request cancels an identical one still in flight.
   const key = requestKey(config, token);
@@ -117,6 +138,8 @@ http.interceptors.response.use(
     // HTTP 200 with a body status other than 200.
     if (isEnvelope(body) && body.status !== 200) {
       const text = body.message || '请求失败';
+      if (response.config.registry?.silent) return Promise.reject(new ApiError(body.status, text, body));
+      if (body.status === PASSWORD_SETUP_REQUIRED.status) return refuseUntilPasswordSet(body.status, text, body);
       toast.destroy();
       toast.error(text);
       if (body.status === 401) goToLogin();
@@ -152,6 +175,12 @@ http.interceptors.response.use(
     }
     const serverMessage = isEnvelope(body) && body.message ? body.message : undefined;
     const status = response.status;
+    if (config?.registry?.silent) {
+      return Promise.reject(new ApiError(status, serverMessage ?? '', isEnvelope(body) ? body : undefined));
+    }
+    if (status === PASSWORD_SETUP_REQUIRED.status) {
+      return refuseUntilPasswordSet(status, serverMessage ?? PASSWORD_SETUP_REQUIRED.message, body);
+    }
     if (status === 401) goToLogin();
     const text =
       serverMessage ??

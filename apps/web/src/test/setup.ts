@@ -7,6 +7,8 @@ import { registerNavigator } from '../lib/navigation-bridge';
 import { useAppStore } from '../lib/stores/app-store';
 import { useMenuStore } from '../lib/stores/menu-store';
 import { useProjectStore } from '../lib/stores/project-store';
+import { usePasswordSetup } from '../lib/stores/password-setup-store';
+import { resetSignedOut } from '../lib/token';
 
 // antd pages are heavy in jsdom and the machine is shared: give findBy*/waitFor room.
 configure({ asyncUtilTimeout: 5000 });
@@ -42,6 +44,8 @@ afterEach(() => {
   useAppStore.setState(useAppStore.getInitialState(), true);
   useMenuStore.setState(useMenuStore.getInitialState(), true);
   useProjectStore.setState(useProjectStore.getInitialState(), true);
+  usePasswordSetup.setState(usePasswordSetup.getInitialState(), true);
+  resetSignedOut();
   localStorage.clear();
   sessionStorage.clear();
   registerToast(null);

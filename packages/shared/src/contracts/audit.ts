@@ -88,6 +88,7 @@ export type AuditOptionsResponse = z.infer<typeof auditOptionsResponse>;
 /** Chinese labels of the audit actions written by the server; unknown codes fall back to `auditActionLabel`'s rule. */
 export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   login: '登录',
+  'login.failed': '登录失败',
   logout: '退出登录',
   'login.qr.confirm': '扫码确认登录',
   'tenant.switch': '切换租户',

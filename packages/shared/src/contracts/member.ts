@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageRequest } from './envelope';
+import { chosenPasswordField } from '../password-policy';
 
 /**
  * Members of the current project (a sub-project uses its parent's members). Base `project-member`; access
@@ -45,12 +46,8 @@ export const memberAddRequest = z.object({
 });
 export type MemberAddRequest = z.infer<typeof memberAddRequest>;
 
-const passwordField = z
-  .string()
-  .min(8, '初始密码至少8位')
-  .max(64, '初始密码不能超过64位')
-  .regex(/[A-Za-z]/, '初始密码须包含字母')
-  .regex(/\d/, '初始密码须包含数字');
+/** An administrator's chosen initial password follows the shared password rule (`password-policy.ts`). */
+const passwordField = chosenPasswordField('初始密码');
 
 /** The fields of a new account (also used by `sys-tenant` for a tenant's first administrator). */
 export const newAccountFields = {

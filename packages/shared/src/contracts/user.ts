@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tenantType } from './auth';
 import { pageRequest } from './envelope';
+import { chosenPasswordField } from '../password-policy';
 
 export const userInfo = z.object({
   avatar: z.string().nullable(),
@@ -33,12 +34,8 @@ export type UpdateUserRequest = z.infer<typeof updateUserRequest>;
 
 export const changePasswordRequest = z.object({
   password: z.string().max(128).optional(),
-  newPassword: z
-    .string()
-    .min(8, '新密码至少8位')
-    .max(64, '新密码不能超过64位')
-    .regex(/[A-Za-z]/, '新密码须包含字母')
-    .regex(/\d/, '新密码须包含数字'),
+  /** The shared password rule (`password-policy.ts`); the server also refuses one containing the username. */
+  newPassword: chosenPasswordField(),
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
 

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { generateInitialPassword } from '../../lib/initial-password';
 import { hashPassword } from '../../lib/password';
+import { passwordProblem } from '@registry/shared/password-policy';
 import { MANAGE_MESSAGES as M } from '../project/project-messages';
 import { findOrCreateDepartment, findUsernameOrPhone, insertUser } from './account.repository';
 
@@ -34,6 +35,11 @@ export async function createAccount(
     at: Date;
   },
 ): Promise<{ user: { id: string; username: string; name: string }; initialPassword: string }> {
+  if (input.password !== undefined) {
+    // The contract checked length and the common list; the username is known only here.
+    const problem = passwordProblem(input.password, input.username, '初始密码');
+    if (problem) throw new AppError(400, problem, [{ path: 'password', message: problem }]);
+  }
   const initialPassword = input.password ?? generateInitialPassword();
   const departmentId =
     input.departmentName && input.organisationId

@@ -206,7 +206,7 @@ describe('POST audit-event/page', () => {
       method: 'POST',
       url: '/sys-user/change-pwd',
       token: entry,
-      payload: { password: 'Demo@2026', newPassword: 'Demo@2027x' },
+      payload: { password: 'Demo@2026', newPassword: 'Demo@2027-audit' },
     });
     const monitor = await enter('monitor', 'HF-REG');
     const res = await page(monitor, { size: 200 });
@@ -216,7 +216,7 @@ describe('POST audit-event/page', () => {
     const { rows } = await t.database.pool.query<{ v: string }>(
       "select coalesce(old_value::text, '') || coalesce(new_value::text, '') as v from audit_events",
     );
-    expect(rows.map((r) => r.v).join('\n')).not.toMatch(/\$argon2|Demo@2027x/);
+    expect(rows.map((r) => r.v).join('\n')).not.toMatch(/\$argon2|Demo@2027-audit/);
   });
 });
 

@@ -43,27 +43,61 @@ export async function findLoginUserById(db: Executor, id: string): Promise<Login
   return rows[0];
 }
 
-/** Counts one more failure; locks the account when it reaches `max`. Returns the lock end when it locked. */
-export async function recordFailure(
-  db: Executor,
-  userId: string,
-  max: number,
-  lockUntil: Date,
-): Promise<{ lockedUntil: Date | null }> {
-  const rows = await db
+/** Counts one more consecutive failure of the account (kept for the administrators' view; it locks nothing). */
+export async function recordFailure(db: Executor, userId: string): Promise<void> {
+  await db
     .update(users)
-    .set({
-      failedLogins: sql`case when ${users.failedLogins} + 1 >= ${max} then 0 else ${users.failedLogins} + 1 end`,
-      lockedUntil: sql`case when ${users.failedLogins} + 1 >= ${max} then ${lockUntil.toISOString()}::timestamptz else ${users.lockedUntil} end`,
-    })
-    .where(eq(users.id, userId))
-    .returning({ lockedUntil: users.lockedUntil, failedLogins: users.failedLogins });
-  const row = rows[0];
-  return { lockedUntil: row && row.failedLogins === 0 ? row.lockedUntil : null };
+    .set({ failedLogins: sql`${users.failedLogins} + 1` })
+    .where(eq(users.id, userId));
 }
 
 export async function clearFailures(db: Executor, userId: string): Promise<void> {
   await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, userId));
+}
+
+/**
+ * Failed sign-ins of a sign-in name (a username, lower case, or a phone) since `since` and since its last success.
+ * The same count for an account that exists and one that does not: the answer cannot tell them apart.
+ */
+export async function recentFailuresOf(db: Executor, username: string, since: Date): Promise<number> {
+  const result = await db.execute(sql`
+    select count(*)::int as n from ${loginAttempts}
+     where ${loginAttempts.username} = ${username} and ${loginAttempts.success} = false and ${loginAttempts.at} > ${since.toISOString()}::timestamptz
+       and ${loginAttempts.at} > coalesce((select max(s.at) from ${loginAttempts} s where s.username = ${username} and s.success), '-infinity'::timestamptz)`);
+  return Number((result.rows[0] as { n?: number } | undefined)?.n ?? 0);
+}
+
+/** Failed sign-ins from one IP since `since`: their count and the time of the latest. */
+export async function recentFailuresFromIp(
+  db: Executor,
+  ip: string,
+  since: Date,
+): Promise<{ count: number; last: Date | null }> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int`, last: sql<string | null>`max(${loginAttempts.at})::text` })
+    .from(loginAttempts)
+    .where(and(eq(loginAttempts.ip, ip), eq(loginAttempts.success, false), gt(loginAttempts.at, since)));
+  const row = rows[0];
+  return { count: Number(row?.n ?? 0), last: row?.last ? new Date(row.last) : null };
+}
+
+/** Wrong codes entered for a phone since `since` (the creation of its newest code). */
+export async function wrongSmsCodesSince(db: Executor, phone: string, since: Date): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(loginAttempts)
+    .where(
+      and(eq(loginAttempts.username, phone), eq(loginAttempts.reason, 'bad_sms_code'), gt(loginAttempts.at, since)),
+    );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Kills the phone's unused sign-in codes (too many wrong tries). */
+export async function burnSmsCodes(db: Executor, phone: string, now: Date): Promise<void> {
+  await db
+    .update(smsCodes)
+    .set({ usedAt: now })
+    .where(and(eq(smsCodes.phone, phone), eq(smsCodes.purpose, 'login'), isNull(smsCodes.usedAt)));
 }
 
 export async function insertLoginAttempt(

@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPTCHA_KEY_HEADER, QR_KEY_HEADER } from '@registry/shared/contracts/auth';
-import { auditEvents, loginAttempts, sessions, users } from '../../db/schema';
+import { auditEvents, loginAttempts, sessions } from '../../db/schema';
 import { buildUser, tenantIdOf } from '../../../test/factories';
+import { verifyAuditChain } from '../../plugins/audit-chain';
 import { FIXED_CAPTCHA, countRows, createTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = {
@@ -110,35 +111,6 @@ describe('POST auth/login (password)', () => {
     expect((await attemptsOf('nurse')).map((a) => [a.success, a.reason])).toContainEqual([false, 'bad_password']);
   });
 
-  it('should lock the account after 5 consecutive failures, refuse even the right password, then open again', async () => {
-    const tenantId = await tenantIdOf(t.db, 'h001');
-    const user = await buildUser(t.db, tenantId);
-    const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await passwordLogin(user.username, 'not-the-password')).statusCode);
-    expect(statuses).toEqual([400, 400, 400, 400, 423]);
-    const sessionsBefore = await countRows(t, 'sessions');
-    const locked = await passwordLogin(user.username, user.password);
-    expect(locked.statusCode).toBe(423);
-    expect(locked.json<Body>()).toMatchObject({ status: 423, message: '账号已锁定，请15分钟后再试' });
-    expect(await countRows(t, 'sessions')).toBe(sessionsBefore);
-    expect((await attemptsOf(user.username)).length).toBe(6);
-
-    t.clock.advanceMinutes(10);
-    expect((await passwordLogin(user.username, user.password)).json<Body>().message).toBe('账号已锁定，请5分钟后再试');
-    t.clock.advanceMinutes(6);
-    const after = await passwordLogin(user.username, user.password);
-    expect(after.statusCode).toBe(200);
-    const [row] = await t.db.select().from(users).where(eq(users.id, user.id));
-    expect(row?.failedLogins).toBe(0);
-  });
-
-  it('should reset the failure count when a sign-in succeeds', async () => {
-    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'));
-    for (let i = 0; i < 4; i++) await passwordLogin(user.username, 'bad');
-    expect((await passwordLogin(user.username, user.password)).statusCode).toBe(200);
-    for (let i = 0; i < 4; i++) expect((await passwordLogin(user.username, 'bad')).statusCode).toBe(400);
-  });
-
   it('should refuse a disabled account with its message and create no session', async () => {
     const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'), { disabled: true });
     const before = await countRows(t, 'sessions');
@@ -146,6 +118,113 @@ describe('POST auth/login (password)', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json<Body>().message).toBe('账号已停用');
     expect(await countRows(t, 'sessions')).toBe(before);
+  });
+});
+
+describe('failed sign-ins: no enumeration, no lock-out, a throttle per IP', () => {
+  let c: TestApp;
+  beforeAll(async () => {
+    c = await createTestApp({ LOGIN_MAX_FAILURES: '5', LOGIN_LOCK_MINUTES: '15' });
+  });
+  afterAll(async () => {
+    await c?.close();
+  });
+  const login = (ip: string, username: string, password: string, extra: Record<string, unknown> = {}) =>
+    c.api({
+      method: 'POST',
+      url: '/auth/login',
+      remoteAddress: ip,
+      payload: { loginType: 'password', username, password, ...extra },
+    });
+  const answer = async (p: Promise<{ statusCode: number; json: <T>() => T }>) => {
+    const res = await p;
+    return `${res.statusCode} ${res.json<Body>().message}`;
+  };
+  const captcha = async (ip: string) => {
+    const res = await c.api({ method: 'GET', url: '/auth/captcha', remoteAddress: ip });
+    return { captchaKey: String(res.headers[CAPTCHA_KEY_HEADER]), captchaCode: FIXED_CAPTCHA };
+  };
+
+  it('should answer a missing and an existing account identically, failure after failure', async () => {
+    const user = await buildUser(c.db, await tenantIdOf(c.db, 'h001'));
+    const existing: string[] = [];
+    const missing: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      existing.push(await answer(login(`10.1.0.${i}`, user.username, 'wrong-password')));
+      missing.push(await answer(login(`10.2.0.${i}`, 'no-such-account', 'wrong-password')));
+    }
+    expect(existing).toEqual(missing);
+    expect(existing.slice(0, 5)).toEqual(Array(5).fill('400 用户名或密码错误'));
+    // After 5 failures of the name a captcha is asked, for both alike (never 423, never a lock).
+    expect(existing.slice(5)).toEqual(Array(2).fill('400 请输入验证码'));
+  });
+
+  it('should let the owner who solves the captcha sign in after an attacker failed many times', async () => {
+    const user = await buildUser(c.db, await tenantIdOf(c.db, 'h001'));
+    for (let i = 0; i < 8; i++) await login(`10.3.0.${i}`, user.username, 'guess');
+    expect(await answer(login('10.4.0.1', user.username, user.password))).toBe('400 请输入验证码');
+    const ok = await login('10.4.0.1', user.username, user.password, await captcha('10.4.0.1'));
+    expect(ok.statusCode).toBe(200);
+    // The success resets the name's count: no captcha next time.
+    expect((await login('10.4.0.2', user.username, user.password)).statusCode).toBe(200);
+  });
+
+  it('should throttle one IP with a growing delay, whatever the accounts it tries', async () => {
+    const ip = '10.5.0.1';
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await login(ip, `someone${i}`, 'guess')).statusCode);
+    expect(statuses).toEqual([400, 400, 400, 400, 400]);
+    expect(await answer(login(ip, 'someone9', 'guess'))).toBe('429 登录失败次数过多，请1秒后再试');
+    // Another IP is not slowed down.
+    expect((await login('10.5.0.2', 'owner', 'Demo@2026')).statusCode).toBe(200);
+    c.clock.advanceMinutes(1.1 / 60);
+    // After the delay: a captcha is required from that IP; a wrong password doubles the delay.
+    expect(await answer(login(ip, 'someone9', 'guess', await captcha(ip)))).toBe('400 用户名或密码错误');
+    expect(await answer(login(ip, 'someone9', 'guess'))).toBe('429 登录失败次数过多，请2秒后再试');
+    c.clock.advanceMinutes(2.1 / 60);
+    expect((await login(ip, 'owner', 'Demo@2026', await captcha(ip))).statusCode).toBe(200);
+  });
+
+  it('should kill an SMS code after 5 wrong tries without locking the account', async () => {
+    const phone = '13800000088';
+    const user = await buildUser(c.db, await tenantIdOf(c.db, 'h001'), { phone });
+    await c.api({ method: 'GET', url: '/auth/sms', query: { phone } });
+    const code = /(\d{6})/.exec(c.sms.findLast((m) => m.phone === phone)?.text ?? '')?.[1] ?? '';
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) {
+      const res = await c.api({
+        method: 'POST',
+        url: '/auth/login',
+        remoteAddress: `10.6.0.${i}`,
+        payload: { loginType: 'sms', phone, smsCode: wrong },
+      });
+      expect(res.json<Body>().message).toBe('短信验证码错误或已过期');
+    }
+    const right = await c.api({
+      method: 'POST',
+      url: '/auth/login',
+      remoteAddress: '10.6.1.1',
+      payload: { loginType: 'sms', phone, smsCode: code },
+    });
+    expect(right.statusCode).toBe(400);
+    expect(right.json<Body>().message).toBe('短信验证码错误或已过期');
+    // The account itself is not locked.
+    expect((await login('10.6.1.2', user.username, user.password)).statusCode).toBe(200);
+  });
+
+  it('should record failed sign-ins in the audit trail: the tenant chain, or the system trail for a missing name', async () => {
+    const user = await buildUser(c.db, await tenantIdOf(c.db, 'h001'));
+    await login('10.7.0.1', user.username, 'Secret-guess-1');
+    await login('10.7.0.2', 'ghost-account', 'Secret-guess-2');
+    const events = await c.db.select().from(auditEvents).where(eq(auditEvents.action, 'login.failed'));
+    const own = events.find((e) => e.entityId === user.id);
+    expect(own).toMatchObject({ tenantId: user.tenantId, actorId: null, ip: '10.7.0.1' });
+    expect(own?.newValue).toMatchObject({ method: 'password', login: user.username, reason: 'bad_password' });
+    const ghost = events.find((e) => (e.newValue as { login?: string }).login === 'ghost-account');
+    expect(ghost).toMatchObject({ tenantId: null, entityId: null, ip: '10.7.0.2' });
+    expect(JSON.stringify(events)).not.toMatch(/Secret-guess/);
+    expect((await verifyAuditChain(c.db, user.tenantId)).ok).toBe(true);
+    expect((await verifyAuditChain(c.db, null)).ok).toBe(true);
   });
 });
 

@@ -133,7 +133,7 @@ export function registerAuthRoutes(
 
   app.post(
     `${base}/logout`,
-    { schema: { response: okSchema(nullData) }, config: { permission: null } },
+    { schema: { response: okSchema(nullData) }, config: { permission: null, initialPassword: true } },
     async (request) => {
       await auth.logout(requireAuth(request), auditContext(request));
       return ok(null, '已退出登录');

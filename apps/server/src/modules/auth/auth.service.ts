@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config/config';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { randomDigits, randomToken, sameHash, sha256Hex } from '../../lib/crypto';
-import { AppError, ERROR_MESSAGES, lockedMessage } from '../../lib/errors';
+import { AppError, ERROR_MESSAGES, loginThrottledMessage } from '../../lib/errors';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
 import { audit, type AuditContext } from '../../plugins/audit';
 import {
@@ -21,7 +21,11 @@ import {
   insertQrLogin,
   insertSmsCode,
   lastSmsCodeAt,
+  recentFailuresFromIp,
+  recentFailuresOf,
   recordFailure,
+  burnSmsCodes,
+  wrongSmsCodesSince,
   updateQrLogin,
   type LoginUser,
 } from './auth.repository';
@@ -33,6 +37,8 @@ export const CAPTCHA_TTL_MS = 5 * 60_000;
 export const SMS_TTL_MS = 5 * 60_000;
 export const SMS_INTERVAL_MS = 60_000;
 export const QR_TTL_MS = 2 * 60_000;
+/** Wrong tries a sign-in code survives: the next wrong one kills it (a new code must be requested). */
+export const SMS_MAX_ATTEMPTS = 5;
 
 export type AuthConfig = Pick<
   AppConfig,
@@ -61,26 +67,87 @@ export function createAuthService(deps: {
 }) {
   const { db, clock, config, sessions } = deps;
 
-  async function attempt(username: string, client: ClientInfo, success: boolean, reason: string): Promise<void> {
-    await insertLoginAttempt(db, { username, ip: client.ip, success, reason, at: clock.now() });
+  /**
+   * Records an attempt in `login_attempts` and, when it failed, in the audit trail (`login.failed`): the tenant's
+   * hash-chained trail when the account exists, the system trail (tenant null) when it does not. No password, code
+   * or captcha answer is recorded; `login` is the sign-in name as typed (lower case) or the phone.
+   */
+  async function attempt(
+    login: string,
+    client: ClientInfo,
+    success: boolean,
+    reason: string,
+    failed?: { ctx: AuditContext; method: string; user: LoginUser | undefined },
+  ): Promise<void> {
+    const at = clock.now();
+    await db.transaction(async (tx) => {
+      await insertLoginAttempt(tx, { username: login, ip: client.ip, success, reason, at });
+      if (failed) {
+        await audit(
+          tx,
+          failed.ctx,
+          {
+            action: 'login.failed',
+            entityType: 'user',
+            entityId: failed.user?.id ?? null,
+            newValue: { method: failed.method, login: login.slice(0, 64), reason },
+            actorId: null,
+            tenantId: failed.user?.tenantId ?? null,
+          },
+          at,
+        );
+      }
+    });
   }
 
-  function minutesLeft(until: Date): number {
-    return Math.max(1, Math.ceil((until.getTime() - clock.now().getTime()) / 60_000));
+  /** Where failures count: the last LOGIN_LOCK_MINUTES. */
+  function windowStart(): Date {
+    return new Date(clock.now().getTime() - config.loginLockMinutes * 60_000);
   }
 
-  /** Counts a failure against the account; throws the lock message when this failure locked it. */
-  async function fail(user: LoginUser, client: ClientInfo, reason: string, message: string): Promise<never> {
-    const now = clock.now();
-    const { lockedUntil } = await recordFailure(
-      db,
-      user.id,
-      config.loginMaxFailures,
-      new Date(now.getTime() + config.loginLockMinutes * 60_000),
+  /**
+   * The throttle of an IP: from LOGIN_MAX_FAILURES failures in the window on, each attempt must wait a delay that
+   * doubles with every further failure (1 s, 2 s, 4 s … capped at LOGIN_LOCK_MINUTES) after the IP's latest failure:
+   * 429 until then. It slows one source down without locking any account.
+   */
+  async function throttleIp(client: ClientInfo): Promise<number> {
+    if (!client.ip) return 0;
+    const { count, last } = await recentFailuresFromIp(db, client.ip, windowStart());
+    if (count < config.loginMaxFailures || !last) return count;
+    const delayMs = Math.min(
+      2 ** Math.min(count - config.loginMaxFailures, 20) * 1000,
+      config.loginLockMinutes * 60_000,
     );
-    await attempt(user.username, client, false, lockedUntil ? `${reason}+locked` : reason);
-    if (lockedUntil) throw new AppError(423, lockedMessage(minutesLeft(lockedUntil)));
-    throw new AppError(400, message);
+    const waitMs = last.getTime() + delayMs - clock.now().getTime();
+    if (waitMs > 0) throw new AppError(429, loginThrottledMessage(Math.ceil(waitMs / 1000)));
+    return count;
+  }
+
+  /**
+   * A captcha is needed when CAPTCHA_ENABLED, or after LOGIN_MAX_FAILURES failures in the window for this sign-in
+   * name (existing or not: the same rule, so the answer tells nothing) or from this IP. The owner who solves it can
+   * still sign in; nobody can lock an account.
+   */
+  async function checkCaptcha(
+    input: Extract<LoginRequest, { loginType: 'password' }>,
+    login: string,
+    ipFailures: number,
+    client: ClientInfo,
+  ): Promise<void> {
+    const needed =
+      config.captchaEnabled ||
+      ipFailures >= config.loginMaxFailures ||
+      (await recentFailuresOf(db, login, windowStart())) >= config.loginMaxFailures;
+    if (!needed) return;
+    if (!input.captchaKey || !input.captchaCode) {
+      await attempt(login, client, false, 'captcha_missing');
+      throw new AppError(400, ERROR_MESSAGES.captchaRequired);
+    }
+    const stored = await consumeCaptcha(db, input.captchaKey, clock.now());
+    if (!stored || !sameHash(stored, captchaHash(input.captchaKey, input.captchaCode))) {
+      await attempt(login, client, false, 'bad_captcha');
+      throw new AppError(400, ERROR_MESSAGES.badCaptcha);
+    }
   }
 
   async function startSession(
@@ -106,7 +173,7 @@ export function createAuthService(deps: {
         clock.now(),
       );
       await insertLoginAttempt(tx, {
-        username: user.username,
+        username: user.username.toLowerCase(),
         ip: client.ip,
         success: true,
         reason: `ok:${method}`,
@@ -117,41 +184,26 @@ export function createAuthService(deps: {
     return { token: result.token, expiresAt: result.expiresAt.toISOString(), initPwd: user.initPwd };
   }
 
-  async function checkUsable(user: LoginUser, client: ClientInfo): Promise<void> {
-    if (user.lockedUntil && user.lockedUntil.getTime() > clock.now().getTime()) {
-      await attempt(user.username, client, false, 'locked');
-      throw new AppError(423, lockedMessage(minutesLeft(user.lockedUntil)));
-    }
-  }
-
   async function passwordLogin(
     input: Extract<LoginRequest, { loginType: 'password' }>,
     client: ClientInfo,
     ctx: AuditContext,
   ): Promise<LoginResponse> {
-    if (config.captchaEnabled) {
-      if (!input.captchaKey || !input.captchaCode) {
-        await attempt(input.username, client, false, 'captcha_missing');
-        throw new AppError(400, ERROR_MESSAGES.captchaRequired);
-      }
-      const stored = await consumeCaptcha(db, input.captchaKey, clock.now());
-      if (!stored || !sameHash(stored, captchaHash(input.captchaKey, input.captchaCode))) {
-        await attempt(input.username, client, false, 'bad_captcha');
-        throw new AppError(400, ERROR_MESSAGES.badCaptcha);
-      }
-    }
+    const login = input.username.trim().toLowerCase();
+    const ipFailures = await throttleIp(client);
+    await checkCaptcha(input, login, ipFailures, client);
     const user = await findLoginUserByUsername(db, input.username);
-    if (!user) {
-      await verifyAgainstDummy(input.password);
-      await attempt(input.username, client, false, 'unknown_user');
+    // A missing account costs the same hash verification and gets the same answer as a wrong password.
+    const passwordOk = user
+      ? await verifyPassword(user.passwordHash, input.password)
+      : await verifyAgainstDummy(input.password);
+    if (!user || !passwordOk) {
+      if (user) await recordFailure(db, user.id);
+      await attempt(login, client, false, user ? 'bad_password' : 'unknown_user', { ctx, method: 'password', user });
       throw new AppError(400, ERROR_MESSAGES.badCredentials);
     }
-    await checkUsable(user, client);
-    if (!(await verifyPassword(user.passwordHash, input.password))) {
-      return fail(user, client, 'bad_password', ERROR_MESSAGES.badCredentials);
-    }
     if (user.disabled) {
-      await attempt(user.username, client, false, 'disabled');
+      await attempt(login, client, false, 'disabled', { ctx, method: 'password', user });
       throw new AppError(400, ERROR_MESSAGES.disabled);
     }
     return startSession(user, client, ctx, 'password');
@@ -163,17 +215,19 @@ export function createAuthService(deps: {
     ctx: AuditContext,
   ): Promise<LoginResponse> {
     if (!config.smsLoginEnabled) throw new AppError(400, ERROR_MESSAGES.loginMethodDisabled);
+    await throttleIp(client);
     const user = await findLoginUserByPhone(db, input.phone);
-    if (!user) {
-      await attempt(input.phone, client, false, 'unknown_phone');
+    const now = clock.now();
+    if (!user || !(await consumeSmsCode(db, input.phone, smsHash(input.phone, input.smsCode), now))) {
+      await attempt(input.phone, client, false, user ? 'bad_sms_code' : 'unknown_phone', { ctx, method: 'sms', user });
+      // A code dies after SMS_MAX_ATTEMPTS wrong tries (guessing 6 digits stays hopeless); the account is not locked.
+      const newest = await lastSmsCodeAt(db, input.phone);
+      if (newest && (await wrongSmsCodesSince(db, input.phone, new Date(newest.getTime() - 1))) >= SMS_MAX_ATTEMPTS)
+        await burnSmsCodes(db, input.phone, now);
       throw new AppError(400, ERROR_MESSAGES.badSmsCode);
     }
-    await checkUsable(user, client);
-    if (!(await consumeSmsCode(db, input.phone, smsHash(input.phone, input.smsCode), clock.now()))) {
-      return fail(user, client, 'bad_sms_code', ERROR_MESSAGES.badSmsCode);
-    }
     if (user.disabled) {
-      await attempt(user.username, client, false, 'disabled');
+      await attempt(input.phone, client, false, 'disabled', { ctx, method: 'sms', user });
       throw new AppError(400, ERROR_MESSAGES.disabled);
     }
     return startSession(user, client, ctx, 'sms');

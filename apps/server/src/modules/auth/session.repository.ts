@@ -20,6 +20,8 @@ export type SessionRow = {
   userId: string;
   username: string;
   userDisabled: boolean;
+  /** The user still has the initial password: only the calls of the 设置密码 dialog are allowed. */
+  userInitPwd: boolean;
   homeTenantId: string;
   homeTenantCode: string;
   tenantId: string;
@@ -65,6 +67,7 @@ function sessionLookup(db: Executor) {
       userId: users.id,
       username: users.username,
       userDisabled: users.disabled,
+      userInitPwd: users.initPwd,
       homeTenantId: homeTenant.id,
       homeTenantCode: homeTenant.code,
       tenantId: actingTenant.id,

@@ -18,6 +18,8 @@ export type AuthContext = {
   sessionId: string;
   userId: string;
   username: string;
+  /** The user still has the initial password: the access hook refuses every call but the 设置密码 dialog's. */
+  initPwd: boolean;
   homeTenantId: string;
   homeTenantCode: string;
   /** The acting tenant of the session. */
@@ -109,6 +111,7 @@ export function createSessionService(deps: { db: Db; clock: Clock; config: Sessi
       sessionId: row.sessionId,
       userId: row.userId,
       username: row.username,
+      initPwd: row.userInitPwd,
       homeTenantId: row.homeTenantId,
       homeTenantCode: row.homeTenantCode,
       tenantId: row.tenantId,

@@ -63,10 +63,25 @@ describe('sys-tenant', () => {
       tenantCode: 'h002',
       tenantName: '示例第三人民医院',
     });
-    const create = await t.api({
+    // The initial password must be set before anything else (428), then the administrator works in the tenant.
+    const early = await t.api({
       method: 'POST',
       url: '/web-project',
       token,
+      payload: { code: 'NEW-1', name: '新项目' },
+    });
+    expect(early.statusCode).toBe(428);
+    const set = await t.api({
+      method: 'POST',
+      url: '/sys-user/change-pwd',
+      token,
+      payload: { newPassword: 'H002-admin-first' },
+    });
+    expect(set.statusCode).toBe(200);
+    const create = await t.api({
+      method: 'POST',
+      url: '/web-project',
+      token: await t.login('h002_admin', 'H002-admin-first'),
       payload: { code: 'NEW-1', name: '新项目' },
     });
     expect(create.statusCode).toBe(200);

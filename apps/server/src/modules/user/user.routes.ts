@@ -13,7 +13,7 @@ export function registerUserRoutes(root: FastifyInstance, deps: { users: UserSer
 
   app.get(
     `${base}/user-info`,
-    { schema: { response: okSchema(userInfo) }, config: { permission: null } },
+    { schema: { response: okSchema(userInfo) }, config: { permission: null, initialPassword: true } },
     async (request) => ok(await deps.users.userInfo(requireAuth(request))),
   );
 
@@ -25,7 +25,10 @@ export function registerUserRoutes(root: FastifyInstance, deps: { users: UserSer
 
   app.post(
     `${base}/change-pwd`,
-    { schema: { body: changePasswordRequest, response: okSchema(nullData) }, config: { permission: null } },
+    {
+      schema: { body: changePasswordRequest, response: okSchema(nullData) },
+      config: { permission: null, initialPassword: true },
+    },
     async (request) =>
       ok(null, await deps.users.changePassword(requireAuth(request), request.body, auditContext(request))),
   );

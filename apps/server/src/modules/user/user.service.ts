@@ -1,5 +1,6 @@
 import type { ChangePasswordRequest, UpdateUserRequest, UserInfo } from '@registry/shared/contracts/user';
 import { MESSAGES } from '@registry/shared/constants';
+import { passwordProblem } from '@registry/shared/password-policy';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
@@ -72,6 +73,8 @@ export function createUserService(deps: { db: Db; clock: Clock; sessions: Sessio
         if (!(await verifyPassword(user.passwordHash, input.password)))
           throw new AppError(400, ERROR_MESSAGES.wrongOldPassword);
       }
+      const problem = passwordProblem(input.newPassword, auth.username);
+      if (problem) throw new AppError(400, problem, [{ path: 'newPassword', message: problem }]);
       if (await verifyPassword(user.passwordHash, input.newPassword))
         throw new AppError(400, ERROR_MESSAGES.samePassword);
       const hashed = await hashPassword(input.newPassword);

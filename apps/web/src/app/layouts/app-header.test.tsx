@@ -1,15 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import userEvent from '@testing-library/user-event';
 import type { UserInfo } from '@registry/shared/contracts/user';
 import { server } from '../../test/server';
-import { apiUrl, http, ok } from '../../test/api';
+import { apiUrl, http, HttpResponse, ok } from '../../test/api';
 import { renderRoute } from '../../test/router';
 import { buildProject, buildUserInfo } from '../../test/factories';
 import { getToken, setToken } from '../../lib/token';
 import { useAppStore } from '../../lib/stores/app-store';
 import { useProjectStore } from '../../lib/stores/project-store';
+import { recordToasts } from '../../test/fake-toast';
+import { Providers } from '../providers';
+import { createQueryClient } from '../query-client';
 import { AppHeader } from './app-header';
 
 function serveUser(user: UserInfo, organisation = { hospitalName: '示例第一人民医院', departmentName: '心血管内科' }) {
@@ -142,12 +146,88 @@ describe('AppHeader', () => {
     expect(getToken()).toBeNull();
   });
 
+  it('should fire no call the server refuses with 401 when the user logs out', async () => {
+    setToken('tok');
+    // A server that, like the real one, answers 401 to a revoked or missing token.
+    let revoked = false;
+    const refused: string[] = [];
+    const guarded =
+      <T,>(data: T) =>
+      ({ request }: { request: Request }) => {
+        if (revoked || request.headers.get('authorization') !== 'Bearer tok') {
+          refused.push(new URL(request.url).pathname);
+          return HttpResponse.json({ status: 401, message: '登录已过期，请重新登录', data: null }, { status: 401 });
+        }
+        return ok(data);
+      };
+    server.use(
+      http.get(apiUrl('/sys-user/user-info'), guarded(buildUserInfo())),
+      http.get(apiUrl('/notification/unread-count'), guarded({ count: 2 })),
+      http.post(apiUrl('/web-project/list'), guarded({ hospitalName: '医院', departmentName: '科室', projectVOs: [] })),
+      http.post(apiUrl('/auth/logout'), (info) => {
+        const answer = guarded(null)(info);
+        revoked = true;
+        return answer;
+      }),
+    );
+    const toasts = recordToasts();
+    // As in the app, every navigation first runs the root loader (the guard's version check takes a moment), so the
+    // page stays mounted while the navigation to /login is pending.
+    const router = createMemoryRouter(
+      [
+        {
+          path: '/',
+          loader: () => new Promise<null>((resolve) => setTimeout(() => resolve(null), 150)),
+          shouldRevalidate: () => true,
+          element: <Outlet />,
+          children: [
+            { path: 'home', element: <AppHeader showProject /> },
+            { path: 'login', element: <p data-testid="location">/login</p> },
+          ],
+        },
+      ],
+      { initialEntries: ['/home'] },
+    );
+    render(
+      <Providers queryClient={createQueryClient()}>
+        <RouterProvider router={router} />
+      </Providers>,
+    );
+    await screen.findByText('张伟');
+    const user = await openMenu();
+    await user.click(await screen.findByRole('menuitem', { name: /退出登录/ }));
+    expect(await screen.findByTestId('location')).toHaveTextContent('/login');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(refused).toEqual([]);
+    expect(toasts.filter(([kind]) => kind === 'error')).toEqual([]);
+    expect(getToken()).toBeNull();
+    expect(revoked).toBe(true);
+  });
+
   it('should open the set-password dialog at once when the user still has the initial password', async () => {
     setToken('tok');
     serveUser(buildUserInfo({ initPwd: true }));
     renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
     expect(await screen.findByRole('dialog', { name: '设置密码' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByLabelText('原密码')).not.toBeInTheDocument());
+  });
+
+  it('should open the set-password dialog instead of signing out when a call answers 428', async () => {
+    setToken('tok');
+    // The cached user info says nothing (e.g. the password was reset since): the server's 428 opens the dialog.
+    server.use(
+      http.get(apiUrl('/sys-user/user-info'), () => ok(buildUserInfo({ initPwd: false }))),
+      http.get(apiUrl('/notification/unread-count'), () => ok({ count: 0 })),
+      http.post(apiUrl('/web-project/list'), () =>
+        HttpResponse.json({ status: 428, message: '请先设置新密码', data: null }, { status: 428 }),
+      ),
+    );
+    renderRoute(<AppHeader showProject={false} />, { path: '/person/project', at: '/person/project' });
+    expect(await screen.findByRole('dialog', { name: '设置密码' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('原密码')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '退出登录' })).toBeInTheDocument();
+    expect(getToken()).toBe('tok');
+    expect(screen.queryByTestId('location')).not.toBeInTheDocument(); // still on the page: no redirect to /login
   });
 
   it('should show the acting tenant when a system administrator has switched into a hospital', async () => {

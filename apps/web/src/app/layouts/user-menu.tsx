@@ -18,9 +18,10 @@ import { useUserInfo } from '../../features/account/api/get-user-info';
 import { logout } from '../../features/account/api/logout';
 import { changeTenant } from '../../features/account/api/change-tenant';
 import { listProjects } from '../../features/project/api/list-projects';
-import { clearToken, withAccessToken } from '../../lib/token';
+import { clearToken, getToken, withAccessToken } from '../../lib/token';
 import { toast } from '../../lib/toast';
 import { useProjectStore } from '../../lib/stores/project-store';
+import { usePasswordSetup } from '../../lib/stores/password-setup-store';
 
 // The dialogs load when first opened (the avatar upload and the password rules stay out of every page's bundle).
 const PasswordDialog = lazy(() =>
@@ -71,17 +72,22 @@ export function UserMenu() {
     enabled: dialog === 'form',
   });
   const isPersonal = info?.tenant.tenantType === 'PERSONAL';
-  const initPwd = info?.initPwd ?? false;
+  // The server refuses every other call while the initial password is kept (428): the dialog opens then too.
+  const setupRequired = usePasswordSetup((s) => s.required);
+  const initPwd = (info?.initPwd ?? false) || setupRequired;
 
+  /**
+   * Signs out without a single call the server refuses: the token goes first (a call still made without one is not
+   * sent, see lib/request.ts), the cache is emptied only once the page (the bell's polling, the user info) has
+   * unmounted — emptied while mounted, every query would refetch at once — and the server revokes the session last.
+   */
   const doLogout = async () => {
-    try {
-      await logout();
-    } catch {
-      // Logging out locally must not depend on the server.
-    }
+    const token = getToken();
     clearToken();
+    await queryClient.cancelQueries();
+    await navigate('/login', { replace: true });
     queryClient.clear();
-    navigate('/login', { replace: true });
+    if (token) await logout(token).catch(() => undefined); // logging out locally must not depend on the server
   };
 
   /**
@@ -194,6 +200,7 @@ export function UserMenu() {
             open
             initPwd={initPwd}
             forced={initPwd}
+            username={info?.username}
             onClose={() => setDialog(null)}
             onLogout={() => void doLogout()}
           />

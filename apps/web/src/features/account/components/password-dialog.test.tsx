@@ -20,7 +20,16 @@ beforeEach(() => {
 function renderDialog(initPwd: boolean) {
   const onClose = vi.fn();
   const onLogout = vi.fn();
-  renderWithProviders(<PasswordDialog open initPwd={initPwd} forced={initPwd} onClose={onClose} onLogout={onLogout} />);
+  renderWithProviders(
+    <PasswordDialog
+      open
+      initPwd={initPwd}
+      forced={initPwd}
+      username="zhangwei"
+      onClose={onClose}
+      onLogout={onLogout}
+    />,
+  );
   return { onClose, onLogout };
 }
 
@@ -62,10 +71,37 @@ describe('PasswordDialog', () => {
   it('should say 两次密码不一致 when the confirmation differs from the new password', async () => {
     const user = userEvent.setup({ delay: null });
     renderDialog(true);
-    await user.type(await screen.findByLabelText('新密码'), 'Newpass123');
-    await user.type(screen.getByLabelText('确认密码'), 'Newpass124');
+    await user.type(await screen.findByLabelText('新密码'), 'Newpass-2027!');
+    await user.type(screen.getByLabelText('确认密码'), 'Newpass-2028!');
     await user.tab();
     expect(await screen.findByText(MESSAGES.passwordsDiffer)).toBeInTheDocument();
+  });
+
+  it('should refuse at the field, without calling the server, a short, common or username-bearing password', async () => {
+    let calls = 0;
+    server.use(
+      http.post(apiUrl('/sys-user/change-pwd'), () => {
+        calls += 1;
+        return ok(null);
+      }),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderDialog(true);
+    const field = await screen.findByLabelText('新密码');
+    const tryPassword = async (value: string, message: string) => {
+      await user.clear(field);
+      await user.type(field, value);
+      await user.tab();
+      expect(await screen.findByText(message)).toBeInTheDocument();
+    };
+    // 11 characters with letters and digits: accepted by the old rule, too short now.
+    await tryPassword('Newpass2027', '新密码至少12位');
+    await tryPassword('password1234', '新密码过于常见，容易被猜到，请换一个');
+    await tryPassword('zhangwei-2027-pw', '新密码不能包含用户名');
+    await user.type(screen.getByLabelText('确认密码'), 'zhangwei-2027-pw');
+    await user.click(screen.getByRole('button', { name: /确\s*定/ }));
+    expect(await screen.findByText('新密码不能包含用户名')).toBeInTheDocument();
+    expect(calls).toBe(0);
   });
 
   it('should toast 密码修改成功，请重新登录 then log out when the change succeeds', async () => {
@@ -79,11 +115,11 @@ describe('PasswordDialog', () => {
     const user = userEvent.setup({ delay: null });
     renderDialog(false);
     await user.type(await screen.findByLabelText('原密码'), 'Oldpass123');
-    await user.type(screen.getByLabelText('新密码'), 'Newpass123');
-    await user.type(screen.getByLabelText('确认密码'), 'Newpass123');
+    await user.type(screen.getByLabelText('新密码'), 'Newpass-2027!');
+    await user.type(screen.getByLabelText('确认密码'), 'Newpass-2027!');
     await user.click(screen.getByRole('button', { name: /确\s*定/ }));
     expect(await screen.findByText(MESSAGES.passwordChangeSuccess)).toBeInTheDocument();
-    expect(body).toEqual({ password: 'Oldpass123', newPassword: 'Newpass123' });
+    expect(body).toEqual({ password: 'Oldpass123', newPassword: 'Newpass-2027!' });
     expect(getToken()).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
   });
@@ -98,11 +134,11 @@ describe('PasswordDialog', () => {
     );
     const user = userEvent.setup({ delay: null });
     renderDialog(true);
-    await user.type(await screen.findByLabelText('新密码'), 'Newpass123');
-    await user.type(screen.getByLabelText('确认密码'), 'Newpass123');
+    await user.type(await screen.findByLabelText('新密码'), 'Newpass-2027!');
+    await user.type(screen.getByLabelText('确认密码'), 'Newpass-2027!');
     await user.click(screen.getByRole('button', { name: /确\s*定/ }));
     expect(await screen.findByText(MESSAGES.passwordSetSuccess)).toBeInTheDocument();
-    expect(body).toEqual({ newPassword: 'Newpass123' });
+    expect(body).toEqual({ newPassword: 'Newpass-2027!' });
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/login', { replace: true }));
     expect(getToken()).toBeNull();
   });
@@ -116,8 +152,8 @@ describe('PasswordDialog', () => {
     const user = userEvent.setup({ delay: null });
     renderDialog(false);
     await user.type(await screen.findByLabelText('原密码'), 'Wrong1234');
-    await user.type(screen.getByLabelText('新密码'), 'Newpass123');
-    await user.type(screen.getByLabelText('确认密码'), 'Newpass123');
+    await user.type(screen.getByLabelText('新密码'), 'Newpass-2027!');
+    await user.type(screen.getByLabelText('确认密码'), 'Newpass-2027!');
     await user.click(screen.getByRole('button', { name: /确\s*定/ }));
     expect(await screen.findByText('原密码不正确')).toBeInTheDocument();
     expect(getToken()).toBe('tok');

@@ -1,7 +1,7 @@
 import { Button, Form, Input, Modal } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { LAYOUT, MESSAGES } from '@registry/shared/constants';
-import { changePasswordRequest } from '@registry/shared/contracts/user';
+import { PASSWORD_MIN_LENGTH, passwordProblem } from '@registry/shared/password-policy';
 import { clearToken } from '../../../lib/token';
 import { navigateTo } from '../../../lib/navigation-bridge';
 import { toast } from '../../../lib/toast';
@@ -16,14 +16,14 @@ export type PasswordDialogProps = {
   initPwd: boolean;
   /** Cannot be dismissed (after sign-in with an initial password): only setting the password or logging out. */
   forced?: boolean;
+  /** The account's username: a new password must not contain it. */
+  username?: string;
   onClose: () => void;
   onLogout: () => void;
 };
 
-const newPasswordRule = changePasswordRequest.shape.newPassword;
-
 /** The set/change password dialog of seed §2 and §5. On success the user is logged out. */
-export function PasswordDialog({ open, initPwd, forced = false, onClose, onLogout }: PasswordDialogProps) {
+export function PasswordDialog({ open, initPwd, forced = false, username, onClose, onLogout }: PasswordDialogProps) {
   const [form] = Form.useForm<PasswordForm>();
   const queryClient = useQueryClient();
   const mutation = useChangePassword();
@@ -89,14 +89,15 @@ export function PasswordDialog({ open, initPwd, forced = false, onClose, onLogou
         <Form.Item
           name="newPassword"
           label="新密码"
-          extra="至少8位，须同时包含字母和数字"
+          extra={`至少${PASSWORD_MIN_LENGTH}位，可用任意字符（建议用一句好记的话）；不能是常见密码，不能包含用户名`}
           rules={[
             { required: true, message: MESSAGES.newPasswordRequired },
             {
+              // The shared rule of packages/shared/src/password-policy.ts, the same the server applies.
               validator: async (_rule, value: unknown) => {
                 if (typeof value !== 'string' || value === '') return;
-                const parsed = newPasswordRule.safeParse(value);
-                if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? '新密码格式不正确');
+                const problem = passwordProblem(value, username);
+                if (problem) throw new Error(problem);
               },
             },
           ]}

@@ -54,6 +54,24 @@ describe('LoginPage', () => {
     expect(screen.queryByLabelText('验证码')).not.toBeInTheDocument();
   });
 
+  it('should show the captcha when the server asks for it after failures, even with the captcha off', async () => {
+    serveOptions({ captchaEnabled: false, smsEnabled: false, qrEnabled: false });
+    serveCaptcha();
+    server.use(
+      http.post(apiUrl('/auth/login'), () =>
+        HttpResponse.json({ status: 400, message: '请输入验证码', data: null, requestId: 'r' }, { status: 400 }),
+      ),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderLogin();
+    await user.type(await screen.findByLabelText('用户名'), 'owner');
+    await user.type(screen.getByLabelText('密码'), 'Demo@2026');
+    expect(screen.queryByLabelText('验证码')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /登\s*录/ }));
+    expect(await screen.findByLabelText('验证码')).toBeInTheDocument();
+    expect(await screen.findByAltText('验证码图片')).toBeInTheDocument();
+  });
+
   it('should store the token and open the project list when the password sign-in succeeds', async () => {
     serveOptions(ALL_OPTIONS);
     serveCaptcha();

@@ -1,15 +1,22 @@
+import { useState } from 'react';
 import { Button, Form, Input, Spin } from 'antd';
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import type { LoginResponse } from '@registry/shared/contracts/auth';
 import { useCaptcha } from '../api/get-captcha';
 import { useLogin } from '../api/login';
+import { ApiError } from '../../../lib/request';
+
+/** The server asks for a captcha after repeated failures even when it is off in the sign-in options. */
+const CAPTCHA_ASKED = new Set(['请输入验证码', '验证码错误或已过期']);
 
 type PasswordLoginValues = { username: string; password: string; captchaCode?: string };
 
 export type PasswordLoginFormProps = { captchaEnabled: boolean; onSignedIn: (result: LoginResponse) => void };
 
-export function PasswordLoginForm({ captchaEnabled, onSignedIn }: PasswordLoginFormProps) {
+export function PasswordLoginForm({ captchaEnabled: enabledByOptions, onSignedIn }: PasswordLoginFormProps) {
   const [form] = Form.useForm<PasswordLoginValues>();
+  const [asked, setAsked] = useState(false);
+  const captchaEnabled = enabledByOptions || asked;
   const captcha = useCaptcha(captchaEnabled);
   const login = useLogin();
 
@@ -27,9 +34,10 @@ export function PasswordLoginForm({ captchaEnabled, onSignedIn }: PasswordLoginF
         ...(captchaEnabled ? { captchaKey: captcha.data?.key, captchaCode: values.captchaCode } : {}),
       });
       onSignedIn(result);
-    } catch {
+    } catch (error) {
       // The request layer has shown the server's message; a captcha is single use.
       if (captchaEnabled) refreshCaptcha();
+      else if (error instanceof ApiError && CAPTCHA_ASKED.has(error.message)) setAsked(true);
     }
   };
 

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Descriptions, Form, Input, Modal, Segmented, Select, Typography } from 'antd';
 import { MESSAGES } from '@registry/shared/constants';
 import type { MemberAccountResponse, MemberVO } from '@registry/shared/contracts/member';
+import { passwordProblem } from '@registry/shared/password-policy';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { toast } from '../../../lib/toast';
 import { useAddMember } from '../api/add-member';
@@ -168,9 +169,17 @@ export function AddMemberDialog({
               name="password"
               label="初始密码"
               extra="留空则由系统生成；创建后只显示一次"
+              dependencies={['username']}
               rules={[
-                { min: 8, message: '初始密码至少8位' },
-                { pattern: /^(?=.*[A-Za-z])(?=.*\d).*$/, message: '初始密码须包含字母和数字' },
+                ({ getFieldValue }) => ({
+                  // The shared password rule (packages/shared/src/password-policy.ts), as the server applies it.
+                  validator: async (_rule, value: unknown) => {
+                    if (typeof value !== 'string' || value === '') return;
+                    const username: unknown = getFieldValue('username');
+                    const problem = passwordProblem(value, typeof username === 'string' ? username : null, '初始密码');
+                    if (problem) throw new Error(problem);
+                  },
+                }),
               ]}
             >
               <Input.Password autoComplete="new-password" />
