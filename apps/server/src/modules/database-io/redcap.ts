@@ -12,7 +12,13 @@ import {
 } from '@registry/shared/forms/definition';
 import { checkDefinition } from '@registry/shared/forms/check';
 import { listRefNodes, parseLogic } from '@registry/shared/forms/logic';
-import { decodeText, ENCODING_LABELS, type TextEncodingName } from './text-encoding';
+import {
+  decodeText,
+  detectDelimiter,
+  ENCODING_LABELS,
+  type CsvDelimiter,
+  type TextEncodingName,
+} from '../../lib/text-encoding';
 
 /**
  * A REDCap data dictionary (CSV) → a definition and a report. Every row becomes a field (or, for a row that cannot be
@@ -290,24 +296,6 @@ const PATTERNS: Record<string, { regex: string; message: string; label: string }
 
 type Row = { rowNo: number; get(column: ColumnId): string };
 
-const DELIMITERS = [',', ';', '\t'] as const;
-export type CsvDelimiter = (typeof DELIMITERS)[number];
-
-/** The separator of the header line (outside quotes): the most frequent of comma, semicolon and tab. */
-function detectDelimiter(text: string): CsvDelimiter {
-  const counts = new Map<CsvDelimiter, number>(DELIMITERS.map((d) => [d, 0]));
-  let quoted = false;
-  for (const ch of text.slice(0, 20_000)) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === '\n' || ch === '\r')) break;
-    else if (!quoted && counts.has(ch as CsvDelimiter))
-      counts.set(ch as CsvDelimiter, (counts.get(ch as CsvDelimiter) ?? 0) + 1);
-  }
-  let best: CsvDelimiter = ',';
-  for (const d of DELIMITERS) if ((counts.get(d) ?? 0) > (counts.get(best) ?? 0)) best = d;
-  return best;
-}
-
 const normalizeHeader = (name: string) =>
   name
     .replace(/^\uFEFF/, '')
@@ -349,7 +337,7 @@ function matchHeader(header: string[]): { index: Map<ColumnId, number>; byPositi
 
 /**
  * Parses the REDCap data dictionary CSV: UTF-8 (with or without BOM), UTF-16, GBK/GB18030 or Windows-1252 (detected,
- * see text-encoding.ts), separated by commas, semicolons or tabs (detected from the header line).
+ * see lib/text-encoding.ts), separated by commas, semicolons or tabs (detected from the header line).
  */
 export function redcapToDefinition(csv: Buffer | string): RedcapImport {
   const notes: ImportNote[] = [];

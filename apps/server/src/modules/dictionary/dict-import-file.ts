@@ -4,13 +4,13 @@ import { CsvError, parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import { DICT_IMPORT_MAX_ROWS } from '@registry/shared/contracts/dictionary';
 import { AppError } from '../../lib/errors';
+import { decodeText, detectDelimiter } from '../../lib/text-encoding';
 import { assertXlsxWithinLimits } from '../../lib/xlsx-guard';
 
 export const DICT_FILE_MESSAGES = {
   unsupported: '请上传 Excel（.xlsx）或 CSV 文件',
   unreadable: '无法读取该 Excel 文件，请确认文件未损坏且为 .xlsx 格式',
   noSheet: 'Excel 文件中没有工作表',
-  encoding: '无法识别 CSV 文件的编码，请另存为 UTF-8 或 GBK 编码后重新上传',
   unclosedQuote: (line: number) => `CSV 第 ${line} 行的引号没有闭合，请检查该行`,
   badCsv: (line: number, reason: string) => `CSV 第 ${line} 行格式有误：${reason}`,
   tooManyRows: `文件超过 ${DICT_IMPORT_MAX_ROWS} 行，请拆分后分批导入`,
@@ -28,55 +28,18 @@ function isXlsx(data: Buffer): boolean {
 }
 
 /**
- * The rows of an uploaded code list: the first worksheet of an .xlsx, or a CSV file (UTF-8 with or without BOM,
- * UTF-16 with BOM, else GB18030 — a superset of the GBK that Excel writes on Chinese Windows; comma, semicolon or tab
- * delimited). Both are read in chunks that yield to the event loop, and stop past the row limit.
+ * The rows of an uploaded code list: the first worksheet of an .xlsx, or a CSV file in whatever encoding Excel saved
+ * it (lib/text-encoding.ts: UTF-8, UTF-16 with BOM, GBK/GB18030, Windows-1252; anything else refused with the reason),
+ * comma, semicolon or tab delimited. Both are read in chunks that yield to the event loop, and stop past the row limit.
  */
 export async function readCodeListFile(fileName: string, data: Buffer): Promise<ReadFile> {
   const ext = fileName.toLowerCase().split('.').pop();
   if (isXlsx(data)) return { rows: await readXlsx(data), encoding: null };
   if (ext === 'xlsx' || ext === 'xls') throw new AppError(400, DICT_FILE_MESSAGES.unreadable);
   if (ext !== 'csv' && ext !== 'txt') throw new AppError(400, DICT_FILE_MESSAGES.unsupported);
-  const { text, encoding } = decodeText(data);
-  return { rows: await readCsv(text), encoding };
-}
-
-/** The text of a CSV file and the encoding it was read in; refuses bytes that are neither UTF-8 nor GB18030. */
-export function decodeText(data: Buffer): { text: string; encoding: string } {
-  if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf)
-    return { text: new TextDecoder('utf-8').decode(data.subarray(3)), encoding: 'UTF-8' };
-  if (data[0] === 0xff && data[1] === 0xfe)
-    return { text: new TextDecoder('utf-16le').decode(data.subarray(2)), encoding: 'UTF-16LE' };
-  if (data[0] === 0xfe && data[1] === 0xff)
-    return { text: new TextDecoder('utf-16be').decode(data.subarray(2)), encoding: 'UTF-16BE' };
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(data), encoding: 'UTF-8' };
-  } catch {
-    // not UTF-8: the Chinese Windows code page (GBK, read as its superset GB18030)
-  }
-  try {
-    return { text: new TextDecoder('gb18030', { fatal: true }).decode(data), encoding: 'GB18030' };
-  } catch {
-    throw new AppError(400, DICT_FILE_MESSAGES.encoding);
-  }
-}
-
-/** The delimiter that splits the first line into the most columns (outside quotes): comma, semicolon or tab. */
-export function detectDelimiter(text: string): string {
-  const firstLine = text.slice(0, 4096).split(/\r?\n/, 1)[0] ?? '';
-  const counts = new Map<string, number>([
-    [',', 0],
-    [';', 0],
-    ['\t', 0],
-  ]);
-  let quoted = false;
-  for (const ch of firstLine) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && counts.has(ch)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  }
-  let best = ',';
-  for (const [d, n] of counts) if (n > (counts.get(best) ?? 0)) best = d;
-  return best;
+  const decoded = decodeText(data);
+  if (!decoded.ok) throw new AppError(400, decoded.message);
+  return { rows: await readCsv(decoded.text), encoding: decoded.encoding };
 }
 
 async function readCsv(text: string): Promise<FileRow[]> {

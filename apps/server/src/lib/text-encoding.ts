@@ -104,3 +104,24 @@ export function decodeText(data: Uint8Array): DecodedText {
     message: `无法识别文件编码（不是 UTF-8、GBK/GB18030 或 Windows-1252）：${RESAVE}`,
   };
 }
+
+const DELIMITERS = [',', ';', '\t'] as const;
+export type CsvDelimiter = (typeof DELIMITERS)[number];
+
+/**
+ * The delimiter of a CSV text (Excel writes `;` where the decimal mark is a comma, and tab-separated text is common):
+ * the one that splits the first line into the most columns, quotes respected.
+ */
+export function detectDelimiter(text: string): CsvDelimiter {
+  const counts = new Map<CsvDelimiter, number>(DELIMITERS.map((d) => [d, 0]));
+  let quoted = false;
+  for (const ch of text.slice(0, 20_000)) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '\n' || ch === '\r')) break;
+    else if (!quoted && counts.has(ch as CsvDelimiter))
+      counts.set(ch as CsvDelimiter, (counts.get(ch as CsvDelimiter) ?? 0) + 1);
+  }
+  let best: CsvDelimiter = ',';
+  for (const d of DELIMITERS) if ((counts.get(d) ?? 0) > (counts.get(best) ?? 0)) best = d;
+  return best;
+}
