@@ -459,6 +459,8 @@ describe('route table contract', () => {
     'POST /form-definition/import/redcap',
     'POST /patient-import/dry-run',
     'POST /patient-import/commit',
+    'POST /sys-field-dict/import/dry-run',
+    'POST /sys-field-dict/import/commit',
   ]);
 
   function contractGaps(table: RouteOptions[]): string[] {
