@@ -30,6 +30,8 @@ describe('loadConfig', () => {
       jobsTickSeconds: 20,
       reminderIntervalSeconds: 60,
       reminderSmsEnabled: false,
+      hstsEnabled: false,
+      hstsMaxAge: 180 * 24 * 60 * 60,
     });
   });
 
