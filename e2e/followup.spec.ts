@@ -33,11 +33,9 @@ async function addPatient(page: Page, name: string, hospitalNo: string, enrolDat
   const main = page.locator('main');
   await chooseOption(page, main, '所属中心', 'C01 示例第一人民医院');
   await chooseOption(page, main, '患者状态', '已入组');
-  // Enter in the date takes the typed date and saves the form (the page's keyboard path).
-  const enrol = page.getByRole('textbox', { name: '入组日期', exact: true });
-  await enrol.click();
-  await enrol.fill(enrolDate);
-  await enrol.press('Enter');
+  // Enter in the date only confirms the date; Enter in a text field saves the form (the page's keyboard path).
+  await fillDate(page, '入组日期', enrolDate);
+  await page.getByRole('textbox', { name: '住院号' }).press('Enter');
   await expect(page).toHaveURL(/\/patient\/edit\?id=/);
 }
 
