@@ -274,11 +274,11 @@ describe('CrfForm', () => {
     const soft = await screen.findByText('收缩压偏高，请核实');
     expect(soft).toHaveClass('crf-issue-soft');
     expect(document.querySelector('.crf-issue-hard')).toBeNull();
-    expect(document.querySelector('.ant-form-item-has-warning')).not.toBeNull();
+    expect(document.querySelector('.crf-field-has-warning')).not.toBeNull();
 
     await user.type(input, '0');
     await waitFor(() => expect(document.querySelector('.crf-issue-hard')).not.toBeNull());
-    expect(document.querySelector('.ant-form-item-has-error')).not.toBeNull();
+    expect(document.querySelector('.crf-field-has-error')).not.toBeNull();
     expect(input).toHaveAttribute('aria-invalid', 'true');
   });
 

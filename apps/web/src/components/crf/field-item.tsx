@@ -1,10 +1,11 @@
 import { memo, type CSSProperties, type ReactNode } from 'react';
-import { Divider, Form, Tag, Typography } from 'antd';
+import { Divider, Tag, Typography } from 'antd';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { FieldDefinition, MissingCode } from '@registry/shared/forms/definition';
 import { GroupField, sameGroupProps } from './group-field';
 import { IssueList, issueStatus } from './issue-list';
 import { ValueCell } from './value-cell';
+import './crf-field.css';
 
 /**
  * Off-screen fields skip style, layout and paint (content-visibility): showing or hiding a field in a 300-field form
@@ -114,42 +115,52 @@ export const FieldItem = memo(function FieldItem({
 
   const id = fieldInputId(idPrefix, field.key);
   const own = field.type === 'group' ? issues.filter((i) => i.path === field.key) : issues;
+  const status = issueStatus(own);
+  const extra = helpOf(field, lockedHint);
+  // The markup and look of antd's vertical Form.Item (crf-field.css) without its components: a Form.Item mounts a
+  // row, two columns, a label, a motion list for its help and a breakpoint subscription, half of a field's cost.
   return (
-    <Form.Item
-      label={<FieldLabel field={field} marker={markers?.get(field.key)} />}
-      layout="vertical"
-      htmlFor={id}
-      required={field.required}
-      validateStatus={issueStatus(own)}
-      help={own.length > 0 ? <IssueList issues={own} /> : undefined}
-      extra={helpOf(field, lockedHint)}
-      style={FIELD_STYLE}
-    >
-      {field.type === 'group' ? (
-        <GroupField
-          field={field}
-          idPrefix={idPrefix}
-          value={value}
-          issues={issues}
-          hiddenCells={hiddenCells}
-          missingCodes={missingCodes}
-          onFieldChange={onFieldChange}
-          readOnly={readOnly}
-          markers={markers}
-        />
-      ) : (
-        <ValueCell
-          field={field}
-          id={id}
-          ariaLabel={field.label}
-          value={value}
-          missingCodes={missingCodes}
-          onChange={(next) => onFieldChange(field.key, next)}
-          disabled={readOnly}
-          status={issueStatus(own)}
-        />
+    <div className={status ? `crf-field crf-field-has-${status}` : 'crf-field'} style={FIELD_STYLE}>
+      <div className="crf-field-label">
+        <label htmlFor={id} className={field.required ? 'crf-field-required' : undefined}>
+          <FieldLabel field={field} marker={markers?.get(field.key)} />
+        </label>
+      </div>
+      <div className="crf-field-control-input">
+        <div className="crf-field-control-input-content">
+          {field.type === 'group' ? (
+            <GroupField
+              field={field}
+              idPrefix={idPrefix}
+              value={value}
+              issues={issues}
+              hiddenCells={hiddenCells}
+              missingCodes={missingCodes}
+              onFieldChange={onFieldChange}
+              readOnly={readOnly}
+              markers={markers}
+            />
+          ) : (
+            <ValueCell
+              field={field}
+              id={id}
+              ariaLabel={field.label}
+              value={value}
+              missingCodes={missingCodes}
+              onChange={(next) => onFieldChange(field.key, next)}
+              disabled={readOnly}
+              status={status}
+            />
+          )}
+        </div>
+      </div>
+      {own.length > 0 && (
+        <div className="crf-field-explain" role="alert">
+          <IssueList issues={own} />
+        </div>
       )}
-    </Form.Item>
+      {extra != null && extra !== '' && <div className="crf-field-extra">{extra}</div>}
+    </div>
   );
 }, sameFieldProps);
 

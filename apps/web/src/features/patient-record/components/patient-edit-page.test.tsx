@@ -135,8 +135,10 @@ describe('PatientEditPage', { timeout: 60_000 }, () => {
     const { user } = await renderEdit();
     await user.click(button(/^提交$/));
     expect(await screen.findByText('请填写「体重」')).toBeInTheDocument();
-    const item = screen.getByLabelText('体重').closest('.ant-form-item');
-    expect(item).toHaveClass('ant-form-item-has-error');
+    const item = screen.getByLabelText('体重').closest('.crf-field');
+    expect(item).toHaveClass('crf-field-has-error');
+    // The page takes the user to the first field in error.
+    await waitFor(() => expect(screen.getByLabelText('体重')).toHaveFocus());
     expect(calls.saves).toHaveLength(0);
   });
 

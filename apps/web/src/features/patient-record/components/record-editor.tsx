@@ -92,10 +92,10 @@ function SaveStatus({ session }: { session: RecordSession }) {
 /** Scrolls to the first field showing an error and puts the cursor in it. */
 function focusFirstIssue(root: HTMLElement | null) {
   window.setTimeout(() => {
-    const item = root?.querySelector<HTMLElement>('.ant-form-item-has-error, .crf-issue-hard');
+    const item = root?.querySelector<HTMLElement>('.crf-field-has-error, .crf-issue-hard');
     if (!item) return;
     item.scrollIntoView?.({ block: 'center' });
-    const container = item.closest('.ant-form-item, td') ?? item;
+    const container = item.closest('.crf-field, td') ?? item;
     container.querySelector<HTMLElement>('input, textarea, [contenteditable="true"], .ant-select-selector')?.focus();
   }, 0);
 }
