@@ -71,8 +71,8 @@ function markersByField(markers: Markers | undefined): ReadonlyMap<string, Marke
   }
   return byKey;
 }
-/** Fields rendered in the first commit (about two screens); the rest follow in chunks that do not block input. */
-export const FIRST_CHUNK = 40;
+/** Fields rendered in the first commit (one screen of 900 px or so); the rest follow in chunks that do not block input. */
+export const FIRST_CHUNK = 16;
 const NEXT_CHUNK = 60;
 /** Hiding can cascade (a cleared field drives another's show-if); a definition cannot nest deeper than its fields. */
 const MAX_CASCADE = 64;
