@@ -106,7 +106,7 @@ function QueryList() {
     {
       title: '患者',
       key: 'patient',
-      width: 150,
+      width: 130,
       render: (_, q) => (
         <Space orientation="vertical" size={0}>
           <Link to={recordHref(q)} onClick={(event) => event.stopPropagation()}>
@@ -116,14 +116,14 @@ function QueryList() {
         </Space>
       ),
     },
-    { title: '中心', dataIndex: 'centerName', key: 'center', width: 140, render: (v: string | null) => v ?? '—' },
+    { title: '中心', dataIndex: 'centerName', key: 'center', width: 120, render: (v: string | null) => v ?? '—' },
     {
       title: '表单',
       key: 'form',
-      width: 160,
+      width: 120,
       render: (_, q) => (q.instance > 1 ? `${q.formTitle}（第${q.instance}条）` : q.formTitle),
     },
-    { title: '数据项', dataIndex: 'fieldLabel', key: 'field', width: 160 },
+    { title: '数据项', dataIndex: 'fieldLabel', key: 'field', width: 130 },
     {
       title: '质疑内容',
       key: 'message',
@@ -145,35 +145,34 @@ function QueryList() {
       title: '状态',
       dataIndex: 'status',
       key: 'status',
-      width: 90,
+      width: 80,
       render: (s: QueryStatus) => <Tag color={STATUS_COLORS[s]}>{QUERY_STATUS_LABELS[s]}</Tag>,
     },
     {
-      title: '发起人',
-      dataIndex: 'raisedByName',
-      key: 'raisedBy',
-      width: 100,
-      render: (v: string | null) => v ?? '系统',
+      title: '发起',
+      key: 'raised',
+      width: 130,
+      render: (_, q) => (
+        <Space orientation="vertical" size={0}>
+          <span>{q.raisedByName ?? '系统'}</span>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {formatTime(q.raisedAt)}
+          </Typography.Text>
+        </Space>
+      ),
     },
     {
       title: '指派给',
       dataIndex: 'assignedToName',
       key: 'assignee',
-      width: 100,
+      width: 80,
       render: (v: string | null) => v ?? '—',
-    },
-    {
-      title: '发起时间',
-      dataIndex: 'raisedAt',
-      key: 'raisedAt',
-      width: 160,
-      render: (v: string) => formatTime(v),
     },
     {
       title: '已开放',
       dataIndex: 'daysOpen',
       key: 'days',
-      width: 90,
+      width: 70,
       render: (d: number, q) => (
         <Tooltip title={q.status === 'closed' ? '从发起到关闭' : '从发起到今天'}>
           <span>{d} 天</span>
@@ -260,7 +259,7 @@ function QueryList() {
         dataSource={page.data?.records ?? []}
         loading={page.isFetching}
         locale={{ emptyText: listEmptyText(page, '暂无质疑') }}
-        scroll={{ x: 1300 }}
+        scroll={{ x: 1080 }}
         onRow={(q) => ({
           onClick: () => void navigate(recordHref(q)),
           style: { cursor: 'pointer' },
