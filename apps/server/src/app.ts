@@ -171,8 +171,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // follow-up (issue 6): plans, assignments, task generation
   registerFollowupPlanRoutes(app, { plans: createFollowupPlanService({ db, clock }) });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
+  // notifications (issue 6: follow-up reminders; issue 12: queries), delivered in the caller's transaction
+  const notifier =
+    deps.notifier ??
+    (config.reminderSmsEnabled
+      ? combineNotifiers(createInAppNotifier(), createSmsNotifier({ sms, now: () => clock.now() }))
+      : createInAppNotifier());
   const definitions = createDefinitionCache();
-  const formRecords = createFormRecordService({ db, clock, definitions });
+  const formRecords = createFormRecordService({ db, clock, definitions, notifier });
   const recordMigration = createRecordMigrationService({ db, clock, definitions });
   registerFormRecordRoutes(app, { records: formRecords, migration: recordMigration });
   // follow-up worklist and record (issue 6)
@@ -180,12 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tasks: createFollowupTaskService({ db, clock, keys: phiKeys }),
     followupRecords: createFollowupRecordService({ db, clock, keys: phiKeys, records: formRecords }),
   });
-  // issue 6: notifications and the durable job runner (reminders); jobs start when the app is ready, stop on close
-  const notifier =
-    deps.notifier ??
-    (config.reminderSmsEnabled
-      ? combineNotifiers(createInAppNotifier(), createSmsNotifier({ sms, now: () => clock.now() }))
-      : createInAppNotifier());
+  // issue 6: the notification calls and the durable job runner (reminders); jobs start when the app is ready, stop on close
   registerNotificationRoutes(app, { notifications: createNotificationService({ db, clock }) });
   const jobs: JobRunner = createJobRunner({
     db,

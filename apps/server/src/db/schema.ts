@@ -845,6 +845,11 @@ export const dataQueries = pgTable(
     status: text('status', { enum: QUERY_STATUSES }).notNull().default('open'),
     raisedBy: uuid('raised_by').references(() => users.id),
     raisedAt: timestamp('raised_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Whose data it is (issue 12): the user who last wrote the data point when the query was raised (else the record's
+     * author); notified of the query, and whose 指派给我 list holds it. An auto query: the user whose save raised it.
+     */
+    assignedTo: uuid('assigned_to').references(() => users.id),
     answer: text('answer'),
     answeredBy: uuid('answered_by').references(() => users.id),
     answeredAt: timestamp('answered_at', { withTimezone: true }),
@@ -855,6 +860,8 @@ export const dataQueries = pgTable(
   (t) => [
     index('data_queries_record_idx').on(t.recordId, t.path),
     index('data_queries_tenant_project_status_idx').on(t.tenantId, t.projectId, t.status),
+    index('data_queries_assigned_idx').on(t.assignedTo, t.status),
+    index('data_queries_raised_by_idx').on(t.raisedBy, t.status),
     check('data_queries_origin_ck', sql`${t.origin} in ('auto', 'manual')`),
     check('data_queries_status_ck', sql`${t.status} in ('open', 'answered', 'closed')`),
   ],

@@ -39,6 +39,7 @@ export const MENU_ICONS: Readonly<Record<string, () => Promise<IconModule>>> = {
   PieChartOutlined: () => import('@ant-design/icons/es/icons/PieChartOutlined'),
   ProfileOutlined: () => import('@ant-design/icons/es/icons/ProfileOutlined'),
   ProjectOutlined: () => import('@ant-design/icons/es/icons/ProjectOutlined'),
+  QuestionCircleOutlined: () => import('@ant-design/icons/es/icons/QuestionCircleOutlined'),
   ReconciliationOutlined: () => import('@ant-design/icons/es/icons/ReconciliationOutlined'),
   SafetyCertificateOutlined: () => import('@ant-design/icons/es/icons/SafetyCertificateOutlined'),
   ScanOutlined: () => import('@ant-design/icons/es/icons/ScanOutlined'),

@@ -41,10 +41,23 @@ const SEED_ROUTES: Record<string, 'none' | 'person' | 'main'> = {
   '/multicenter/followup': 'main',
 };
 
+/** Routes the product adds beyond the seed's table (the seed fixes none for them). */
+const ADDED_ROUTES: Record<string, 'none' | 'person' | 'main'> = {
+  /** issue 12: the open-queries list (质疑管理). */
+  '/patient/query': 'main',
+};
+
 describe('route table', () => {
-  it('should contain every route of the seed with its layout when built', () => {
+  it('should contain every route of the seed with its layout, and only the added ones beside them, when built', () => {
     const table = Object.fromEntries(ROUTES.map((route) => [route.path, route.layout]));
-    expect(table).toEqual(SEED_ROUTES);
+    expect(table).toEqual({ ...SEED_ROUTES, ...ADDED_ROUTES });
+  });
+
+  it('should open the open-queries list to holders of patient.list', () => {
+    expect(ROUTES.find((r) => r.path === '/patient/query')).toMatchObject({
+      ready: true,
+      permissions: ['patient.list'],
+    });
   });
 
   it('should send / and /person to /person/project when the redirects are read', () => {

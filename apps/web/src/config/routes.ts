@@ -124,6 +124,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: '/patient/edit', title: '编辑患者', layout: 'main', ready: true, permissions: [P.patientList] },
   { path: '/patient/file', title: '患者档案', layout: 'main', ready: true, permissions: [P.patientList] },
   { path: '/patient/source', title: '数据溯源', layout: 'main', ready: true, permissions: [P.patientList] },
+  // Beyond the seed's table (issue 12): the open-queries list, under the patient area.
+  { path: '/patient/query', title: '质疑管理', layout: 'main', ready: true, permissions: [P.patientList] },
   { path: '/retrieval', title: '数据检索', layout: 'main', ready: false },
   { path: '/retrieval/export', title: '数据导出', layout: 'main', ready: false },
   { path: '/analysis', title: '统计分析', layout: 'main', ready: false },

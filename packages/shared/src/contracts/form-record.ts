@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { page, pageRequest } from './envelope';
 import { int4, queryInt4 } from './fields';
 import { recordIssue } from './form-definition';
 
@@ -309,3 +310,60 @@ export const queryCloseRequest = z.object({
   note: z.string().trim().max(1000, '关闭说明不能超过1000个字符').optional(),
 });
 export const queryResponse = dataQueryVO;
+
+/**
+ * `POST form-record/query/page` (`patient.list`, issue 12): the open-queries list (`/patient/query`, 质疑管理) of the
+ * current project, newest first. Scope from the session only: tenant, project (a sub-project: its cohort) and the
+ * member's center (a center-scoped member sees only its center's queries). `status` absent = not closed (open and
+ * answered). `mine`: `raised` = raised by the caller, `assigned` = on data the caller entered (the query's assignee).
+ * `minDaysOpen`: raised at least that many days ago. Without `patient.pii` the patient name is masked
+ * (`phi-mask.ts`). A center, form or status that matches nothing answers an empty page.
+ */
+export const QUERY_MINE_FILTERS = ['raised', 'assigned'] as const;
+export type QueryMineFilter = (typeof QUERY_MINE_FILTERS)[number];
+export const queryPageRequest = pageRequest.extend({
+  status: z.enum(QUERY_STATUS_CODES, '质疑状态不正确').optional(),
+  centerId: z.guid('请选择中心').optional(),
+  formKey: z
+    .string()
+    .trim()
+    .max(64, '表单不正确')
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, '表单不正确')
+    .optional(),
+  mine: z.enum(QUERY_MINE_FILTERS, '筛选条件不正确').optional(),
+  minDaysOpen: int4({ min: 0, max: 3650, message: '已开放天数应为0到3650之间的整数' }).optional(),
+});
+export type QueryPageRequest = z.input<typeof queryPageRequest>;
+
+export const queryListItem = z.object({
+  id: z.string(),
+  recordId: z.string(),
+  patientId: z.string(),
+  patientNo: z.string(),
+  /** Masked without `patient.pii`. */
+  patientName: z.string().nullable(),
+  centerId: z.string().nullable(),
+  centerName: z.string().nullable(),
+  formKey: z.string(),
+  /** The form's title in the record's version (the key when the version lacks it). */
+  formTitle: z.string(),
+  instance: z.number().int(),
+  path: z.string(),
+  /** The data point's label (`体重`, `用药 第2行「剂量」`). */
+  fieldLabel: z.string(),
+  origin: z.enum(['auto', 'manual']),
+  message: z.string(),
+  status: z.enum(QUERY_STATUS_CODES),
+  raisedByName: z.string().nullable(),
+  raisedAt: z.string(),
+  assignedToName: z.string().nullable(),
+  answer: z.string().nullable(),
+  answeredByName: z.string().nullable(),
+  answeredAt: z.string().nullable(),
+  closedAt: z.string().nullable(),
+  /** Whole days since it was raised (until it closed, for a closed one). */
+  daysOpen: z.number().int(),
+});
+export type QueryListItem = z.infer<typeof queryListItem>;
+export const queryPageResponse = page(queryListItem);
+export type QueryPageResponse = z.infer<typeof queryPageResponse>;

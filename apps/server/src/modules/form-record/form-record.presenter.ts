@@ -3,14 +3,16 @@ import {
   blankRecord,
   type DataQueryVO,
   type FormRecordVO,
+  type QueryListItem,
   type RecordSummary,
   type ValueSource,
   type ValueVersionVO,
 } from '@registry/shared/contracts/form-record';
 import type { FormDefinition } from '@registry/shared/forms/definition';
 import type { PublishedVersion } from './definition-cache';
-import type { QueryRow, RecordExtras, RecordRow, VersionRowOut } from './form-record.repository';
-import { isPhiPath, maskData, phiKeys } from './record-data';
+import { showPatientValue } from '@registry/shared/phi-mask';
+import type { QueryListRow, QueryRow, RecordExtras, RecordRow, VersionRowOut } from './form-record.repository';
+import { isPhiPath, maskData, pathLabelOf, phiKeys } from './record-data';
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 
@@ -130,5 +132,40 @@ export function presentValueVersion(v: VersionRowOut, form: FormDefinition | und
     actorName: v.actorName,
     at: v.at.toISOString(),
     sdv: v.sdvAt ? { verifiedByName: v.sdvByName, verifiedAt: v.sdvAt.toISOString() } : null,
+  };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A row of the open-queries list: the form's title and the data point's label, the patient's name masked without pii. */
+export function presentQueryListItem(
+  q: QueryListRow,
+  ctx: { form: FormDefinition | undefined; pii: boolean; now: Date },
+): QueryListItem {
+  const end = q.closedAt ?? ctx.now;
+  return {
+    id: q.id,
+    recordId: q.recordId,
+    patientId: q.patientId,
+    patientNo: q.patientNo,
+    patientName: showPatientValue('name', q.patientName, ctx.pii),
+    centerId: q.centerId,
+    centerName: q.centerName,
+    formKey: q.formKey,
+    formTitle: ctx.form?.title ?? q.formKey,
+    instance: q.instance,
+    path: q.path,
+    fieldLabel: pathLabelOf(ctx.form, q.path),
+    origin: q.origin,
+    message: q.message,
+    status: q.status,
+    raisedByName: q.raisedByName,
+    raisedAt: q.raisedAt.toISOString(),
+    assignedToName: q.assignedToName,
+    answer: q.answer,
+    answeredByName: q.answeredByName,
+    answeredAt: iso(q.answeredAt),
+    closedAt: iso(q.closedAt),
+    daysOpen: Math.max(0, Math.floor((end.getTime() - q.raisedAt.getTime()) / DAY_MS)),
   };
 }

@@ -1,15 +1,19 @@
-import { and, desc, eq, gt, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { RecordStatus } from '@registry/shared/contracts/form-record';
 import type { Executor } from '../../db/client';
+import { PERMISSIONS } from '@registry/shared/permissions';
 import {
   auditEvents,
+  centers,
   dataQueries,
   formRecords,
   formVersions,
   patients,
+  projectMembers,
   projects,
   recordValueVersions,
+  roles,
   sdvMarks,
   users,
 } from '../../db/schema';
@@ -166,9 +170,9 @@ export async function applyRecordWrite(
     );
     parts.push(sql`, qo as (
       insert into ${dataQueries} (tenant_id, project_id, patient_id, record_id, path, origin, message, status, raised_by,
-        raised_at)
+        raised_at, assigned_to)
       select ${c.tenantId}::uuid, ${c.projectId}::uuid, ${c.patientId}::uuid, upd.id, x.path, 'auto', x.message, 'open',
-        ${c.actorId}::uuid, ${c.at}::timestamptz
+        ${c.actorId}::uuid, ${c.at}::timestamptz, ${c.actorId}::uuid
       from upd cross join (values ${rows}) as x(path, message))`);
   }
   const closing = s.closeQueries.pairs.length > 0;
@@ -675,4 +679,209 @@ export async function updateQuery(
     .where(and(eq(dataQueries.id, id), inArray(dataQueries.status, [...from])))
     .returning({ id: dataQueries.id });
   return row;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Query notifications and the open-queries list (issue 12)
+
+/**
+ * Whose data a query is about: the last user who wrote the data point (its latest value version with an actor), else
+ * the record's author. Null when neither is known (e.g. a value only the system wrote).
+ */
+export async function dataPointOwner(tx: Executor, recordId: string, path: string): Promise<string | null> {
+  const result = await tx.execute<{ user_id: string | null }>(sql`
+    select coalesce(
+      (select v.actor_id from ${recordValueVersions} v
+        where v.record_id = ${recordId} and v.path = ${path} and v.actor_id is not null
+        order by v.id desc limit 1),
+      (select r.created_by from ${formRecords} r where r.id = ${recordId})) as user_id`);
+  return result.rows[0]?.user_id ?? null;
+}
+
+/** What a query's notifications name: its parties, the record and the patient (number and center, never the name). */
+export type QueryParties = {
+  id: string;
+  tenantId: string;
+  projectId: string;
+  recordId: string;
+  path: string;
+  message: string;
+  answer: string | null;
+  raisedBy: string | null;
+  answeredBy: string | null;
+  assignedTo: string | null;
+  formKey: string;
+  instance: number;
+  versionId: string;
+  patientId: string;
+  patientNo: string;
+  patientCenterId: string | null;
+  rootProjectId: string;
+};
+
+export async function findQueryParties(tx: Executor, id: string): Promise<QueryParties | undefined> {
+  const [row] = await tx
+    .select({
+      id: dataQueries.id,
+      tenantId: dataQueries.tenantId,
+      projectId: dataQueries.projectId,
+      recordId: dataQueries.recordId,
+      path: dataQueries.path,
+      message: dataQueries.message,
+      answer: dataQueries.answer,
+      raisedBy: dataQueries.raisedBy,
+      answeredBy: dataQueries.answeredBy,
+      assignedTo: dataQueries.assignedTo,
+      formKey: formRecords.formKey,
+      instance: formRecords.instance,
+      versionId: formRecords.versionId,
+      patientId: patients.id,
+      patientNo: patients.patientNo,
+      patientCenterId: patients.centerId,
+      rootProjectId: patients.projectId,
+    })
+    .from(dataQueries)
+    .innerJoin(formRecords, eq(formRecords.id, dataQueries.recordId))
+    .innerJoin(patients, and(eq(patients.id, formRecords.patientId), eq(patients.tenantId, formRecords.tenantId)))
+    .where(eq(dataQueries.id, id))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Of these users, those who may still see the patient: an enabled account, a member of the (top-level) project whose
+ * role holds `patient.list`, for all centers or the patient's. A notification never goes to anyone else.
+ */
+export async function usersSeeingPatient(
+  tx: Executor,
+  userIds: readonly string[],
+  at: { rootProjectId: string; centerId: string | null },
+): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await tx
+    .select({ userId: projectMembers.userId })
+    .from(projectMembers)
+    .innerJoin(roles, eq(roles.id, projectMembers.roleId))
+    .innerJoin(users, eq(users.id, projectMembers.userId))
+    .where(
+      and(
+        eq(projectMembers.projectId, at.rootProjectId),
+        inArray(projectMembers.userId, [...userIds]),
+        eq(users.disabled, false),
+        sql`${PERMISSIONS.patientList} = any(${roles.permissions})`,
+        at.centerId === null
+          ? isNull(projectMembers.centerId)
+          : or(isNull(projectMembers.centerId), eq(projectMembers.centerId, at.centerId)),
+      ),
+    );
+  return new Set(rows.map((r) => r.userId));
+}
+
+export async function userName(db: Executor, id: string): Promise<string | null> {
+  const [row] = await db.select({ name: users.name }).from(users).where(eq(users.id, id)).limit(1);
+  return row?.name ?? null;
+}
+
+export type QueryPageFilter = {
+  status?: 'open' | 'answered' | 'closed';
+  centerId?: string;
+  formKey?: string;
+  mine?: 'raised' | 'assigned';
+  /** Raised at or before this instant (the "open at least N days" filter). */
+  raisedBefore?: Date;
+  current: number;
+  size: number;
+};
+
+export type QueryListRow = {
+  id: string;
+  recordId: string;
+  patientId: string;
+  patientNo: string;
+  patientName: string | null;
+  centerId: string | null;
+  centerName: string | null;
+  formKey: string;
+  instance: number;
+  versionId: string;
+  path: string;
+  origin: 'auto' | 'manual';
+  message: string;
+  status: 'open' | 'answered' | 'closed';
+  raisedByName: string | null;
+  raisedAt: Date;
+  assignedToName: string | null;
+  answer: string | null;
+  answeredByName: string | null;
+  answeredAt: Date | null;
+  closedAt: Date | null;
+};
+
+/**
+ * The queries of the caller's visible patients (THE patient scope: tenant, project, sub-project cohort, center rule),
+ * of live records, newest first; `status` absent = not closed.
+ */
+export async function pageQueries(
+  db: Executor,
+  scope: ProjectScope,
+  f: QueryPageFilter,
+): Promise<{ total: number; records: QueryListRow[] }> {
+  const raisedBy = alias(users, 'query_raised_by');
+  const assignedTo = alias(users, 'query_assigned_to');
+  const answeredBy = alias(users, 'query_answered_by');
+  const where = and(
+    eq(dataQueries.tenantId, scope.tenantId),
+    patientScope(scope),
+    isNull(formRecords.deletedAt),
+    f.status ? eq(dataQueries.status, f.status) : ne(dataQueries.status, 'closed'),
+    f.centerId ? eq(patients.centerId, f.centerId) : undefined,
+    f.formKey ? eq(formRecords.formKey, f.formKey) : undefined,
+    f.mine === 'raised' ? eq(dataQueries.raisedBy, scope.userId) : undefined,
+    f.mine === 'assigned' ? eq(dataQueries.assignedTo, scope.userId) : undefined,
+    f.raisedBefore ? lte(dataQueries.raisedAt, f.raisedBefore) : undefined,
+  );
+  const from = () =>
+    db
+      .select({
+        id: dataQueries.id,
+        recordId: dataQueries.recordId,
+        patientId: patients.id,
+        patientNo: patients.patientNo,
+        patientName: patients.name,
+        centerId: patients.centerId,
+        centerName: centers.name,
+        formKey: formRecords.formKey,
+        instance: formRecords.instance,
+        versionId: formRecords.versionId,
+        path: dataQueries.path,
+        origin: dataQueries.origin,
+        message: dataQueries.message,
+        status: dataQueries.status,
+        raisedByName: raisedBy.name,
+        raisedAt: dataQueries.raisedAt,
+        assignedToName: assignedTo.name,
+        answer: dataQueries.answer,
+        answeredByName: answeredBy.name,
+        answeredAt: dataQueries.answeredAt,
+        closedAt: dataQueries.closedAt,
+      })
+      .from(dataQueries)
+      .innerJoin(formRecords, eq(formRecords.id, dataQueries.recordId))
+      .innerJoin(patients, and(eq(patients.id, formRecords.patientId), eq(patients.tenantId, formRecords.tenantId)))
+      .leftJoin(centers, eq(centers.id, patients.centerId))
+      .leftJoin(raisedBy, eq(raisedBy.id, dataQueries.raisedBy))
+      .leftJoin(assignedTo, eq(assignedTo.id, dataQueries.assignedTo))
+      .leftJoin(answeredBy, eq(answeredBy.id, dataQueries.answeredBy));
+  const [total] = await db
+    .select({ n: count() })
+    .from(dataQueries)
+    .innerJoin(formRecords, eq(formRecords.id, dataQueries.recordId))
+    .innerJoin(patients, and(eq(patients.id, formRecords.patientId), eq(patients.tenantId, formRecords.tenantId)))
+    .where(where);
+  const records = await from()
+    .where(where)
+    .orderBy(desc(dataQueries.raisedAt), desc(dataQueries.id))
+    .limit(f.size)
+    .offset((f.current - 1) * f.size);
+  return { total: total?.n ?? 0, records };
 }

@@ -8,6 +8,8 @@ import {
   queryAnswerRequest,
   queryCloseRequest,
   queryCreateRequest,
+  queryPageRequest,
+  queryPageResponse,
   queryResponse,
   recordDeleteBody,
   recordDeleteQuery,
@@ -122,6 +124,15 @@ export function registerFormRecordRoutes(
     `${base}/query`,
     { schema: { body: queryCreateRequest, response: okSchema(queryResponse) }, ...access(PERMISSIONS.patientQuery) },
     async (request) => ok(await records.raiseQuery(requireAuth(request), request.body, auditContext(request))),
+  );
+
+  app.post(
+    `${base}/query/page`,
+    {
+      schema: { body: queryPageRequest, response: okSchema(queryPageResponse) },
+      ...access(PERMISSIONS.patientList),
+    },
+    async (request) => ok(await records.queryPage(requireAuth(request), request.body)),
   );
 
   app.post(

@@ -7,6 +7,8 @@ import type {
   queryAnswerRequest,
   queryCloseRequest,
   queryCreateRequest,
+  queryPageRequest,
+  QueryPageResponse,
   recordDetailQuery,
   RecordHistoryResponse,
   recordHistoryQuery,
@@ -29,16 +31,24 @@ import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
 import { createDefinitionCache, type DefinitionCache, type PublishedVersion } from './definition-cache';
 import { RECORD_MESSAGES as M } from './form-record.messages';
+import type { NotificationKind } from '@registry/shared/contracts/notification';
+import type { NotificationMessage, Notifier } from '../notification/notifier';
 import {
   presentBlankRecord,
   presentQuery,
+  presentQueryListItem,
   presentRecord,
   presentSummary,
   presentValueVersion,
 } from './form-record.presenter';
 import {
   closeQueriesOfRecords,
+  dataPointOwner,
   findQuery,
+  findQueryParties,
+  pageQueries,
+  userName,
+  usersSeeingPatient,
   findRecord,
   insertQuery,
   insertSdvMarks,
@@ -55,7 +65,7 @@ import {
   type RecordRow,
   type ScopedRecord,
 } from './form-record.repository';
-import { diffLeaves, fieldOfPath, isPhiPath, keepWithheld, leafValues, phiKeys } from './record-data';
+import { diffLeaves, fieldOfPath, isPhiPath, keepWithheld, leafValues, pathLabelOf, phiKeys } from './record-data';
 import { writeRecord } from './record-writer';
 import { calcsRead, fieldKeysOf, recomputeCalcs } from './dependent-calcs';
 import { followupReadsForm, syncPatientFollowup } from '../followup/followup-sync';
@@ -69,6 +79,12 @@ type SdvInput = z.output<typeof sdvRequest>;
 type QueryCreateInput = z.output<typeof queryCreateRequest>;
 type QueryAnswerInput = z.output<typeof queryAnswerRequest>;
 type QueryCloseInput = z.output<typeof queryCloseRequest>;
+type QueryPageInput = z.output<typeof queryPageRequest>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The query text quoted in a notification is cut here (the record shows it whole). */
+const QUOTE_MAX = 100;
+const quote = (text: string) => (text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text);
 
 const soft = (issues: readonly RecordIssue[]) => issues.filter((i) => i.level === 'soft');
 
@@ -118,7 +134,13 @@ export function externalOf(
 
 export type FormRecordService = ReturnType<typeof createFormRecordService>;
 
-export function createFormRecordService(deps: { db: Db; clock: Clock; definitions?: DefinitionCache }) {
+export function createFormRecordService(deps: {
+  db: Db;
+  clock: Clock;
+  definitions?: DefinitionCache;
+  /** Tells the people of a query (issue 12) inside the query's transaction; none = nobody is told. */
+  notifier?: Notifier;
+}) {
   const { db, clock } = deps;
   const cache = deps.definitions ?? createDefinitionCache();
   const hasPii = (scope: ProjectScope) => scope.permissions.includes(PERMISSIONS.patientPii);
@@ -617,6 +639,7 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
         throw new AppError(400, M.pathNotFound, [{ path: 'path', message: M.pathNotFound }]);
       const now = clock.now();
       const id = await db.transaction(async (tx) => {
+        const owner = await dataPointOwner(tx, row.id, input.path);
         const queryId = await insertQuery(tx, {
           tenantId: scope.tenantId,
           projectId: row.projectId,
@@ -628,6 +651,7 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
           status: 'open',
           raisedBy: scope.userId,
           raisedAt: now,
+          assignedTo: owner,
         });
         await audit(
           tx,
@@ -646,6 +670,7 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
           },
           now,
         );
+        await notifyQuery(tx, scope, queryId, 'query_raised', owner);
         return queryId;
       });
       return queryVO(id);
@@ -657,12 +682,101 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
       return moveQuery(scope, input.id, auditCtx, 'answer', { answer: input.answer });
     },
 
+    /** The open-queries list (`/patient/query`): the caller's visible patients' queries, filtered and paged. */
+    async queryPage(auth: AuthContext, q: QueryPageInput): Promise<QueryPageResponse> {
+      const scope = await requireProjectScope(db, auth);
+      const now = clock.now();
+      const { total, records } = await pageQueries(db, scope, {
+        ...(q.status ? { status: q.status } : {}),
+        ...(q.centerId ? { centerId: q.centerId } : {}),
+        ...(q.formKey ? { formKey: q.formKey } : {}),
+        ...(q.mine ? { mine: q.mine } : {}),
+        ...(q.minDaysOpen !== undefined && q.minDaysOpen > 0
+          ? { raisedBefore: new Date(now.getTime() - q.minDaysOpen * DAY_MS) }
+          : {}),
+        current: q.current,
+        size: q.size,
+      });
+      const versions = await cache.load(db, scope.tenantId, [...new Set(records.map((r) => r.versionId))]);
+      const pii = hasPii(scope);
+      return {
+        records: records.map((r) =>
+          presentQueryListItem(r, { form: versions.get(r.versionId)?.forms.get(r.formKey), pii, now }),
+        ),
+        total,
+        current: q.current,
+        size: q.size,
+      };
+    },
+
     /** A monitor closes a query (`patient.query`). */
     async closeQuery(auth: AuthContext, input: QueryCloseInput, auditCtx: AuditContext): Promise<DataQueryVO> {
       const scope = await requireProjectScope(db, auth);
       return moveQuery(scope, input.id, auditCtx, 'close', { note: input.note?.trim() || null });
     },
   };
+
+  /**
+   * One notification about a query to `recipient` (never the caller themself, never someone who can no longer see the
+   * patient), through the notifier in the caller's transaction: it names the patient number, the form and the field's
+   * label, quotes the query, answer or note, and links to the record at the field (ids only, no patient name).
+   */
+  async function notifyQuery(
+    tx: Executor,
+    scope: ProjectScope,
+    queryId: string,
+    kind: Extract<NotificationKind, 'query_raised' | 'query_answered' | 'query_closed'>,
+    recipient: string | null,
+    extra: { note?: string | null } = {},
+  ): Promise<void> {
+    if (!deps.notifier || !recipient || recipient === scope.userId) return;
+    const q = await findQueryParties(tx, queryId);
+    if (!q) return;
+    const allowed = await usersSeeingPatient(tx, [recipient], {
+      rootProjectId: q.rootProjectId,
+      centerId: q.patientCenterId,
+    });
+    if (!allowed.has(recipient)) return;
+    const version = (await cache.load(tx, q.tenantId, [q.versionId])).get(q.versionId);
+    const form = version?.forms.get(q.formKey);
+    const formTitle = `${form?.title ?? q.formKey}${q.instance > 1 ? `（第${q.instance}条）` : ''}`;
+    const where = `“${formTitle}”的“${pathLabelOf(form, q.path)}”`;
+    const actor = (await userName(tx, scope.userId)) ?? '';
+    const text =
+      kind === 'query_raised'
+        ? {
+            title: `新质疑：患者 ${q.patientNo} ${where}`,
+            body: `${actor}对您录入的${where}提出质疑：${quote(q.message)}`,
+            sms: `【质疑】患者 ${q.patientNo} 的${where}有新的质疑，请登录系统处理。`,
+          }
+        : kind === 'query_answered'
+          ? {
+              title: `质疑已回复：患者 ${q.patientNo} ${where}`,
+              body: `${actor}回复了您的质疑：${quote(q.answer ?? '')}`,
+              sms: `【质疑】患者 ${q.patientNo} 的${where}的质疑已回复，请登录系统查看。`,
+            }
+          : {
+              title: `质疑已关闭：患者 ${q.patientNo} ${where}`,
+              body: `${actor}关闭了您回复的质疑${extra.note ? `：${quote(extra.note)}` : '。'}`,
+              sms: `【质疑】患者 ${q.patientNo} 的${where}的质疑已关闭。`,
+            };
+    const link = `/patient/edit?${new URLSearchParams({
+      id: q.patientId,
+      form: q.formKey,
+      instance: String(q.instance),
+      field: q.path,
+    }).toString()}`;
+    const message: NotificationMessage = {
+      tenantId: q.tenantId,
+      userId: recipient,
+      projectId: q.projectId,
+      kind,
+      entityId: q.id,
+      ...text,
+      link,
+    };
+    await deps.notifier.notify(tx, [message]);
+  }
 
   async function queryVO(id: string): Promise<DataQueryVO> {
     const [q] = await listQueries(db, { id });
@@ -689,6 +803,17 @@ export function createFormRecordService(deps: { db: Db; clock: Clock; definition
           : { status: 'closed' as const, closeNote: input.note ?? null, closedBy: scope.userId, closedAt: now };
       const moved = await updateQuery(tx, found.id, ['open', 'answered'], set);
       if (!moved) throw new AppError(409, M.queryClosed);
+      // answered: the raiser is told; closed: the one who answered it
+      const parties = await findQueryParties(tx, found.id);
+      if (parties)
+        await notifyQuery(
+          tx,
+          scope,
+          found.id,
+          move === 'answer' ? 'query_answered' : 'query_closed',
+          move === 'answer' ? parties.raisedBy : parties.answeredBy,
+          { note: input.note ?? null },
+        );
       await audit(
         tx,
         auditCtx,

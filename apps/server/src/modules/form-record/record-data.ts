@@ -163,3 +163,13 @@ export function keepWithheld(
   }
   return out;
 }
+
+/** The label of a data point as users read it: `体重`, a group cell `用药 第3行「剂量」` (the path when unknown). */
+export function pathLabelOf(form: FormDefinition | undefined, path: string): string {
+  const [key, index, column] = path.split('.');
+  const field = form?.fields.find((f) => f.key === key);
+  if (!field) return path;
+  if (index === undefined || column === undefined) return field.label;
+  const col = field.fields?.find((c) => c.key === column);
+  return `${field.label} 第${Number(index) + 1}行「${col?.label ?? column}」`;
+}

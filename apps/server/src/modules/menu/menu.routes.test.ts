@@ -76,6 +76,7 @@ describe('GET auth/menu', () => {
       '/home',
       '/patient/list',
       '/patient/add',
+      '/patient/query',
       '/retrieval',
       '/retrieval/export',
       '/analysis',
@@ -105,6 +106,9 @@ describe('GET auth/menu', () => {
     const data = await menu(token, 'project');
     expect(data.menus.map((m) => m.name)).not.toContain('项目配置');
     expect(hrefs(data.menus).filter((h) => h.startsWith('/manage/'))).toEqual([]);
+    // the open-queries list (issue 12) under 患者管理, for the data-entry member too
+    const patient = data.menus.find((m) => m.name === '患者管理');
+    expect(patient?.children?.map((c) => [c.name, c.href])).toContainEqual(['质疑管理', '/patient/query']);
   });
 
   it('should give an empty project menu before a project is chosen and require the group code', async () => {

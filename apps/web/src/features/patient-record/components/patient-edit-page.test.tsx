@@ -110,6 +110,15 @@ describe('PatientEditPage', { timeout: 60_000 }, () => {
     expect(screen.getByRole('status')).toHaveTextContent('已保存');
   });
 
+  it('should bring the field of a query link (&field=) into view, marked and focused', async () => {
+    serve();
+    await renderEdit(`/patient/edit?id=${PATIENT_ID}&form=vital_signs&instance=1&field=weight`);
+    const input = screen.getByLabelText('体重');
+    await waitFor(() => expect(input).toHaveFocus());
+    expect(input.closest('.ant-form-item')).toHaveClass('record-field-focus');
+    expect(document.querySelectorAll('.record-field-focus')).toHaveLength(1);
+  });
+
   it('should autosave the draft with its rowVersion once typing stops', async () => {
     const calls = serve();
     await renderEdit();

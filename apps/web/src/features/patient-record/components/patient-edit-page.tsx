@@ -71,6 +71,9 @@ function RecordPane({ patientId, form, merged, selection, editorRef, onSaved, on
   // The record this pane was opened on: a new instance numbered by its first save stays in the same editor.
   const [opened] = useState(selection);
   const isNew = opened.instance === 'new';
+  // `&field=` (a query's link): the data point to show when the record opens
+  const [params] = useSearchParams();
+  const focusPath = params.get('form') === opened.formKey ? params.get('field') : null;
   const detail = useRecord(
     { patientId, formKey: opened.formKey, instance: opened.instance === 'new' ? 1 : opened.instance },
     !isNew,
@@ -121,6 +124,7 @@ function RecordPane({ patientId, form, merged, selection, editorRef, onSaved, on
       onSaved={onSaved}
       onDirtyChange={onDirtyChange}
       onMigrated={() => void detail.refetch()}
+      focusPath={focusPath}
     />
   );
 }
@@ -329,7 +333,7 @@ function EditWorkspace({ patientId }: { patientId: string }) {
   );
 }
 
-/** `/patient/edit?id=&form=&instance=`: a patient's header, the form tree, and the selected CRF. */
+/** `/patient/edit?id=&form=&instance=[&field=]`: a patient's header, the form tree, and the selected CRF (at `field`). */
 export function PatientEditPage() {
   const [params] = useSearchParams();
   const patientId = params.get('id') ?? '';

@@ -55,6 +55,8 @@ export type RecordEditorProps = {
   onDirtyChange: (dirty: boolean) => void;
   /** The record was moved to the current version (升级到新版本): the caller reloads it. */
   onMigrated?: () => void;
+  /** A data point to bring into view and mark when the record opens (`meds.2.dose`; a query's link). */
+  focusPath?: string | null;
 };
 
 export const MASKED_HINT = '隐私信息已隐藏（您没有查看患者身份信息的权限），不能修改';
@@ -100,6 +102,24 @@ function focusFirstIssue(root: HTMLElement | null) {
   }, 0);
 }
 
+/** The input of a data point inside the editor: the renderer's ids are `<prefix>-<key>` (`-<row>-<column>` in a group). */
+function fieldElement(root: HTMLElement | null, path: string): HTMLElement | undefined {
+  const suffix = `-${path.split('.').join('-')}`;
+  return [...(root?.querySelectorAll<HTMLElement>('[id]') ?? [])].find(
+    (el) => el.id.endsWith(suffix) && /^crf[A-Za-z0-9_]*$/.test(el.id.slice(0, -suffix.length)),
+  );
+}
+
+/** Scrolls a data point into view, marks its field and puts the cursor in it. */
+function focusPoint(root: HTMLElement | null, path: string) {
+  const input = fieldElement(root, path);
+  if (!input) return;
+  const item = input.closest<HTMLElement>('.ant-form-item, td') ?? input;
+  item.scrollIntoView?.({ block: 'center' });
+  item.classList.add('record-field-focus');
+  input.focus({ preventScroll: true });
+}
+
 /**
  * One CRF record in the shared renderer, with its life cycle: autosaved drafts, 提交 running every check (hard issues
  * block and show at their fields, soft ones warn and become queries), a reason before any change of a submitted or
@@ -116,6 +136,7 @@ export function RecordEditor({
   onSaved,
   onDirtyChange,
   onMigrated,
+  focusPath,
 }: RecordEditorProps) {
   const { modal } = App.useApp();
   const held = useMenuStore((s) => s.permissions);
@@ -136,6 +157,11 @@ export function RecordEditor({
   useEffect(() => {
     onDirtyChange(dirty);
   }, [dirty, onDirtyChange]);
+  useEffect(() => {
+    if (!focusPath) return;
+    const timer = window.setTimeout(() => focusPoint(rootRef.current, focusPath), 0);
+    return () => window.clearTimeout(timer);
+  }, [focusPath]);
   useEffect(() => () => onDirtyChange(false), [onDirtyChange]);
   // A new conflict opens its dialog.
   const [seenConflict, setSeenConflict] = useState(conflict);
