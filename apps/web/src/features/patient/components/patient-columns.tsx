@@ -61,8 +61,11 @@ export function ageOf(birthDate: string, today = dayjs()): number {
   return today.diff(dayjs(birthDate), 'year');
 }
 
-/** The fixed columns of the list, in their default order. */
-export function fixedColumns(): PatientColumn[] {
+/**
+ * The fixed columns of the list, in their default order. Without `patient.pii` (`canSeePhi` false) the hospital
+ * number is shown masked and offers no sort: an order would reveal the masked values.
+ */
+export function fixedColumns(canSeePhi = true): PatientColumn[] {
   return [
     {
       key: 'patientNo',
@@ -115,7 +118,7 @@ export function fixedColumns(): PatientColumn[] {
       label: '住院号',
       defaultWidth: 130,
       defaultVisible: true,
-      sortField: 'hospitalNo',
+      ...(canSeePhi ? { sortField: 'hospitalNo' } : {}),
       render: (p) => (p.hospitalNo ? <span className="patient-mono">{p.hospitalNo}</span> : dash),
     },
     {
