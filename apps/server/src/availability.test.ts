@@ -292,14 +292,13 @@ describe('a database that is down when the server starts', () => {
     viaRelay.port = String(relayPort);
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'registry-late-db-'));
     cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
-    const server = await startServerProcess({
-      DATABASE_URL: viaRelay.toString(),
-      DATA_DIR: dataDir,
-      SEED_DEMO: 'false',
-      JOBS_ENABLED: 'true',
-      ...TEST_PHI_ENV,
-    });
+    const env = { DATABASE_URL: viaRelay.toString(), DATA_DIR: dataDir, SEED_DEMO: 'false', ...TEST_PHI_ENV };
+    const server = await startServerProcess({ ...env, JOBS_ENABLED: 'true' });
     cleanups.push(() => server.stop());
+    // a second instance waits for the same database: once it answers, the two migrate and load reference data one
+    // after the other, and neither fails on the other's rows
+    const other = await startServerProcess(env);
+    cleanups.push(() => other.stop());
 
     const health = () => fetch(`${server.api}/health`, { headers: { 'x-app-code': APP_CODE } });
     let first: Response | undefined;
@@ -339,6 +338,7 @@ describe('a database that is down when the server starts', () => {
     const relay = await startRelay(relayPort, new URL(direct));
     cleanups.push(() => relay.close());
     await server.waitHealthy(120_000);
+    await other.waitHealthy(120_000);
     const journal = JSON.parse(readFileSync(path.join(resolveMigrationsFolder(), 'meta', '_journal.json'), 'utf8')) as {
       entries: unknown[];
     };
@@ -356,5 +356,6 @@ describe('a database that is down when the server starts', () => {
     });
     expect(created.status).toBe(200);
     expect(server.alive()).toBe(true);
+    expect(other.alive(), other.output().slice(-4000)).toBe(true);
   }, 400_000);
 });
