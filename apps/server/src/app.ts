@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { API_BASE } from '@registry/shared/constants';
 import type pg from 'pg';
 import type { AppConfig } from './config/config';
 import { createDb } from './db/client';
@@ -90,6 +91,12 @@ export type AppDeps = {
   startedAt?: Date;
   /** Delivers notifications (default: in-app, plus SMS when REMINDER_SMS_ENABLED). */
   notifier?: Notifier;
+  /**
+   * Whether the database is prepared (reachable and migrated). Until it says so, every API route (`/health` too)
+   * answers 503 with the outage message: a server started while its database is down listens at once and serves
+   * as soon as `main` has migrated. Default: always ready.
+   */
+  databaseReady?: () => boolean;
   /** Sees every route as it is registered (the route-table test). */
   routeObserver?: (route: RouteOptions) => void;
 };
@@ -120,6 +127,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const storage = deps.fileStorage ?? createLocalFileStorage(path.join(config.dataDir, 'files'));
 
   registerErrorHandler(app, { uploadMaxBytes: config.uploadMaxBytes });
+  if (deps.databaseReady) {
+    const ready = deps.databaseReady;
+    // first of all hooks: nothing behind it (session lookup, rate limits) may touch an unprepared database
+    app.addHook('onRequest', async (request) => {
+      if (!ready() && request.url.startsWith(`${API_BASE}/`)) throw new AppError(503, ERROR_MESSAGES.dbUnavailable);
+    });
+  }
   registerJsonBody(app);
   app.setNotFoundHandler((request) => {
     throw new AppError(404, request.url.startsWith('/api/') ? ERROR_MESSAGES.routeNotFound : '页面不存在');

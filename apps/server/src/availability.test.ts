@@ -1,17 +1,19 @@
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { APP_CODE } from '@registry/shared/constants';
 import { ERROR_MESSAGES } from './lib/errors';
+import { resolveMigrationsFolder } from './db/migrate';
 import { createDb } from './db/client';
 import { passwordFilePath } from './db/embedded-postgres';
 import { closePool, createPool } from './db/pool';
 import { seedDemo, seedReferenceData } from './db/seed';
 import { createTestDatabase, type TestDatabase } from '../test/db';
 import { findFreePort } from '../test/free-port';
-import { quoteIdent, withClient } from '../test/pg-admin';
+import { dropDatabase, quoteIdent, withClient, withDatabase } from '../test/pg-admin';
 import { startServerProcess, TEST_PHI_ENV, type ServerProcess } from '../test/server-process';
 
 /**
@@ -246,5 +248,114 @@ describe('a lost database connection', () => {
     expect(pidOf()).not.toBe(killed);
     await expectNothingLost(server, writers.outcomes, url);
     expect(server.output()).toMatch(/嵌入式 PostgreSQL 已重启/);
+  }, 400_000);
+});
+
+/** A TCP relay on `port` to the PostgreSQL of `target`: the database "comes up" when it starts listening. */
+function startRelay(port: number, target: URL): Promise<{ close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const relay = net.createServer((inbound) => {
+    const outbound = net.connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [inbound, outbound]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    inbound.pipe(outbound).pipe(inbound);
+    inbound.on('error', () => outbound.destroy());
+    outbound.on('error', () => inbound.destroy());
+  });
+  return new Promise((resolve, reject) => {
+    relay.once('error', reject);
+    relay.listen(port, '127.0.0.1', () =>
+      resolve({
+        close: () =>
+          new Promise<void>((done) => {
+            relay.close(() => done());
+            for (const socket of sockets) socket.destroy();
+          }),
+      }),
+    );
+  });
+}
+
+describe('a database that is down when the server starts', () => {
+  it('should listen and answer 503, then migrate once the database answers and serve normally', async () => {
+    const { adminUrl, templateDatabase } = inject('testDb');
+    const dbName = `${templateDatabase}_late_${Math.random().toString(36).slice(2, 8)}`;
+    await withClient(adminUrl, (c) => c.query(`create database ${quoteIdent(dbName)}`)); // empty: not migrated
+    cleanups.push(() => dropDatabase(adminUrl, dbName));
+    const direct = withDatabase(adminUrl, dbName);
+    // the server is given a port where nothing listens yet
+    const relayPort = await findFreePort();
+    const viaRelay = new URL(direct);
+    viaRelay.hostname = '127.0.0.1';
+    viaRelay.port = String(relayPort);
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'registry-late-db-'));
+    cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
+    const env = { DATABASE_URL: viaRelay.toString(), DATA_DIR: dataDir, SEED_DEMO: 'false', ...TEST_PHI_ENV };
+    const server = await startServerProcess({ ...env, JOBS_ENABLED: 'true' });
+    cleanups.push(() => server.stop());
+    // a second instance waits for the same database: once it answers, the two migrate and load reference data one
+    // after the other, and neither fails on the other's rows
+    const other = await startServerProcess(env);
+    cleanups.push(() => other.stop());
+
+    const health = () => fetch(`${server.api}/health`, { headers: { 'x-app-code': APP_CODE } });
+    let first: Response | undefined;
+    await expect
+      .poll(
+        async () => {
+          first = await health().catch(() => undefined);
+          return first !== undefined || !server.alive();
+        },
+        { timeout: 180_000, interval: 200 }, // a fresh server process: slow on a busy machine
+      )
+      .toBe(true);
+    expect(server.alive(), server.output().slice(-4000)).toBe(true);
+    expect({ status: first!.status, body: await first!.json() }).toMatchObject({
+      status: 503,
+      body: { status: 503, message: ERROR_MESSAGES.dbUnavailable, data: null },
+    });
+    const publicHeaders = { 'x-app-code': APP_CODE, 'content-type': 'application/json' };
+    for (const [method, url, payload] of [
+      ['GET', '/auth/captcha'],
+      ['GET', '/sys-user/user-info'],
+      ['POST', '/auth/login', { loginType: 'password', username: 'owner', password: 'Demo@2026' }],
+    ] as const) {
+      const res = await fetch(`${server.api}${url}`, {
+        method,
+        headers: payload ? publicHeaders : { 'x-app-code': APP_CODE },
+        ...(payload ? { body: JSON.stringify(payload) } : {}),
+      });
+      expect({ url, status: res.status, body: await res.json() }).toMatchObject({
+        url,
+        status: 503,
+        body: { status: 503, message: ERROR_MESSAGES.dbUnavailable, data: null },
+      });
+    }
+
+    // the database comes up: the server migrates by itself and serves
+    const relay = await startRelay(relayPort, new URL(direct));
+    cleanups.push(() => relay.close());
+    await server.waitHealthy(120_000);
+    await other.waitHealthy(120_000);
+    const journal = JSON.parse(readFileSync(path.join(resolveMigrationsFolder(), 'meta', '_journal.json'), 'utf8')) as {
+      entries: unknown[];
+    };
+    const applied = await withClient(direct, async (c) => {
+      const { rows } = await c.query<{ n: number }>('select count(*)::int as n from drizzle.__drizzle_migrations');
+      return rows[0]!.n;
+    });
+    expect(applied).toBe(journal.entries.length);
+    await seedAccounts(direct);
+    const headers = await signIn(server, direct);
+    const created = await fetch(`${server.api}/sys-field-dict`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ code: 'late_db', name: '数据库晚到' }),
+    });
+    expect(created.status).toBe(200);
+    expect(server.alive()).toBe(true);
+    expect(other.alive(), other.output().slice(-4000)).toBe(true);
   }, 400_000);
 });

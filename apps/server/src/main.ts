@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { createDb } from './db/client';
 import { superviseEmbeddedPostgres, type SupervisedEmbeddedPostgres } from './db/embedded-postgres';
 import { runMigrations } from './db/migrate';
-import { closePool, createPool } from './db/pool';
+import { closePool, createPool, isDatabaseUnavailable } from './db/pool';
 import { ensureReferenceData } from './db/reference-data/ensure-reference-data';
 import { DEMO_ACCOUNTS, seedDemo, seedReferenceData } from './db/seed';
 import { resolvePhiKeys } from './lib/phi-crypto';
@@ -20,6 +20,9 @@ import { seedDemoPatients } from './modules/patient/patient.seed';
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** How often expired captchas, SMS and QR codes and long-dead sessions are deleted. */
 const PURGE_INTERVAL_MS = 60 * 60_000;
+/** First and longest wait between attempts to reach and migrate a database that is down at start. */
+const FIRST_PREPARE_DELAY_MS = 500;
+const MAX_PREPARE_DELAY_MS = 15_000;
 
 function printBanner(config: AppConfig, seeded: boolean): void {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -91,21 +94,62 @@ async function main(): Promise<void> {
       });
       connectionString = embedded.connectionString;
     }
-    await runMigrations(connectionString, { logger: { info: (m) => log.info(m), warn: (m) => log.warn(m) } });
     pool = createPool(connectionString, { logger: { error: (m) => log.error(m) } });
     const db = createDb(pool);
-    await seedReferenceData(db);
-    const loaded = await ensureReferenceData(db);
-    if (loaded.lists.length > 0) log.info(`已载入内置字典: ${loaded.lists.join(', ')}`);
-    if (loaded.areas) log.info(`已载入行政区划: ${loaded.areas}`);
-    const seeded = config.seedDemo ? await seedDemo(db) : false;
-    if (config.seedDemo) {
-      await seedDemoPatients(db, phiKeys);
-      await seedDemoRecords(db);
-      await seedDemoFollowup(db);
-    }
-    app = await buildApp({ config, pool, logger: { level: config.logLevel } });
+    const url = connectionString;
+    const livePool = pool;
+
+    // The server listens at once, even while its database is down or still coming up: until the database has been
+    // reached and migrated every API route (`/health` too) answers 503 with the outage message, and the
+    // preparation below is retried with a growing delay. Jobs start only once it is done.
+    let ready = false;
+    app = await buildApp({
+      config: { ...config, jobsEnabled: false },
+      pool,
+      logger: { level: config.logLevel },
+      databaseReady: () => ready,
+    });
     await app.listen({ host: config.host, port: config.port });
+    const liveApp = app;
+
+    /** Migrations, reference data and demo data: idempotent, and serialised between instances. */
+    const prepare = async (): Promise<boolean> => {
+      await runMigrations(url, { logger: { info: (m) => log.info(m), warn: (m) => log.warn(m) } });
+      return withStartupLock(livePool, async () => {
+        await seedReferenceData(db);
+        const loaded = await ensureReferenceData(db);
+        if (loaded.lists.length > 0) log.info(`已载入内置字典: ${loaded.lists.join(', ')}`);
+        if (loaded.areas) log.info(`已载入行政区划: ${loaded.areas}`);
+        const seeded = config.seedDemo ? await seedDemo(db) : false;
+        if (config.seedDemo) {
+          await seedDemoPatients(db, phiKeys);
+          await seedDemoRecords(db);
+          await seedDemoFollowup(db);
+        }
+        return seeded;
+      });
+    };
+    let seeded = false;
+    for (let attempt = 0; ; attempt++) {
+      if (shuttingDown) return;
+      try {
+        seeded = await prepare();
+        break;
+      } catch (err) {
+        // a database that cannot be reached (yet) is waited for; any other failure (a broken migration) is fatal
+        if (!isDatabaseUnavailable(err)) throw err;
+        const wait = Math.min(MAX_PREPARE_DELAY_MS, FIRST_PREPARE_DELAY_MS * 2 ** Math.min(attempt, 10));
+        log.warn(
+          `数据库暂不可用，${wait} ms 后重试（第 ${attempt + 1} 次） / database unavailable, retrying in ${wait} ms: ${
+            err instanceof Error ? err.message : String(err)
+          }`,
+        );
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+    if (shuttingDown) return;
+    ready = true;
+    if (config.jobsEnabled) liveApp.jobs.start();
     printBanner(config, seeded);
     const purge = () =>
       purgeExpiredSignInData(db, new Date()).then(
@@ -118,6 +162,30 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
     log.fatal({ err }, '启动失败');
     await shutdown('startup failure', 1);
+  }
+}
+
+/** Arbitrary constant key of the advisory lock under which one instance at a time loads reference and demo data. */
+const STARTUP_LOCK_KEY = 724_310_002;
+
+/** Runs `fn` while holding a session advisory lock: instances started together load the seed data one by one. */
+async function withStartupLock<T>(pool: pg.Pool, fn: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+    try {
+      return await fn();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]).catch(() => {
+        broken = true; // the connection is gone, and the lock with it
+      });
+    }
+  } catch (err) {
+    broken = true;
+    throw err;
+  } finally {
+    client.release(broken);
   }
 }
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { markUnavailable } from './pool';
 
 /** Arbitrary constant key of the advisory lock that serialises concurrent migration runs. */
 const MIGRATION_LOCK_KEY = 724_310_001;
@@ -47,7 +48,13 @@ export async function runMigrations(
   // a connection lost mid-way fails the migration's query (start-up then stops with a message) instead of an
   // unhandled 'error' event killing the process
   client.on('error', (err) => opts.logger?.warn(`migration connection lost: ${err.message}`));
-  await client.connect();
+  try {
+    await client.connect();
+  } catch (err) {
+    // no connection at all (refused, timed out, starting up, bad credentials): the caller may retry later
+    await client.end().catch(() => undefined);
+    throw err instanceof Error ? markUnavailable(err) : err;
+  }
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {

@@ -67,7 +67,8 @@ export function createPool(connectionString: string, opts: CreatePoolOptions = {
 
 const UNAVAILABLE = Symbol('database unavailable');
 
-function markUnavailable(err: Error): Error {
+/** Marks an error as "the database cannot be reached" (a failed connect): `isDatabaseUnavailable` then says so. */
+export function markUnavailable(err: Error): Error {
   if (typeof err === 'object' && err !== null && !Object.isFrozen(err)) {
     Object.defineProperty(err, UNAVAILABLE, { value: true });
   }

@@ -317,7 +317,11 @@ export const loginAttempts = pgTable(
     reason: text('reason').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('login_attempts_username_at_idx').on(t.username, t.at)],
+  (t) => [
+    index('login_attempts_username_at_idx').on(t.username, t.at),
+    // the per-IP throttle counts an address's recent failures
+    index('login_attempts_ip_at_idx').on(t.ip, t.at),
+  ],
 );
 
 export const captchas = pgTable('captchas', {

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { PERMISSIONS } from '@registry/shared/permissions';
 import { useMenuStore } from './stores/menu-store';
 
 export type PermissionProps = { codes: readonly string[]; children: ReactNode };
@@ -6,6 +7,15 @@ export type PermissionProps = { codes: readonly string[]; children: ReactNode };
 /** True when the user holds at least one of `codes`. */
 export function hasAnyPermission(held: readonly string[], codes: readonly string[]): boolean {
   return codes.some((code) => held.includes(code));
+}
+
+/**
+ * The placeholder of a patient keyword box: the server matches hospital numbers and names only for a user holding
+ * `patient.pii` (a partial match would spell out a masked value), patient numbers for everyone.
+ */
+export function usePatientKeywordPlaceholder(): string {
+  const pii = useMenuStore((state) => state.permissions.includes(PERMISSIONS.patientPii));
+  return pii ? '患者编号、住院号或姓名' : '患者编号';
 }
 
 /**

@@ -59,8 +59,16 @@ export const auditEventVO = z.object({
    * patient's number, never the name).
    */
   entityName: z.string().nullable(),
-  /** Names of the ids in the old and new values (`projectId`, `userId`, `centerId`, `patientId` …): id → name. */
+  /**
+   * Names of the ids in the old and new values (`projectId`, `userId`, `centerId`, `patientId` …): id → name; and of a
+   * form key (`formKey` of a form record's event) → the form's title.
+   */
   valueNames: z.record(z.string(), z.string()),
+  /**
+   * Titles of the form's fields whose keys appear in a form record's `values` (`weight` → 体重; a group's column by
+   * its key too), from the definition version the event names: shown instead of the raw keys.
+   */
+  fieldLabels: z.record(z.string(), z.string()),
   oldValue: z.unknown(),
   newValue: z.unknown(),
   reason: z.string().nullable(),
@@ -234,15 +242,24 @@ export const AUDIT_FIELD_LABELS: Readonly<Record<string, string>> = {
   outcome: '结果',
   value: '值',
   data: '数据',
+  values: '数据',
   isDefault: '默认',
   enabled: '启用',
 };
 
-/** A value key's Chinese label (`projectId` → 项目, `data.weight` → 数据.weight): unknown segments stay as they are. */
-export function auditFieldLabel(path: string): string {
+/**
+ * A value key's Chinese label (`projectId` → 项目, `values.weight` → 数据.体重 given the event's `fieldLabels`): the
+ * segments after `values` are a form's field keys, named by `fieldLabels`; unknown segments stay as they are.
+ */
+export function auditFieldLabel(path: string, fieldLabels: Readonly<Record<string, string>> = {}): string {
+  let inValues = false;
   return path
     .split('.')
-    .map((segment) => AUDIT_FIELD_LABELS[segment] ?? segment)
+    .map((segment) => {
+      const label = (inValues ? fieldLabels[segment] : undefined) ?? AUDIT_FIELD_LABELS[segment] ?? segment;
+      if (segment === 'values') inValues = true;
+      return label;
+    })
     .join('.');
 }
 

@@ -132,7 +132,7 @@ export const PATIENT_SORT_FIELDS = [
 ] as const;
 
 /**
- * `POST patient-info/page` (`patient.list`). `keyword` matches patient number, hospital number and (with `patient.pii`)
+ * `POST patient-info/page` (`patient.list`). `keyword` matches patient number and (with `patient.pii`) hospital number and
  * name; `idNumber` is an exact search through the blind index and needs `patient.pii` (else 403).
  */
 export const patientPageRequest = pageRequest.extend({

@@ -15,11 +15,13 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import { alias, QueryBuilder } from 'drizzle-orm/pg-core';
+import type { Definition } from '@registry/shared/forms/definition';
 import type { Executor } from '../../db/client';
 import {
   auditEvents,
   centers,
   files,
+  formVersions,
   organisations,
   patients,
   projectMembers,
@@ -232,4 +234,19 @@ export async function findEntityNames(
     }),
   );
   return names;
+}
+
+/** The definitions of the given form versions (of the tenant): versionId → definition, for naming form fields. */
+export async function findFormDefinitions(
+  db: Executor,
+  tenantId: string,
+  versionIds: readonly string[],
+): Promise<Map<string, Definition>> {
+  const ids = [...new Set(versionIds)].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: formVersions.id, definition: formVersions.definition })
+    .from(formVersions)
+    .where(and(eq(formVersions.tenantId, tenantId), inArray(formVersions.id, ids)));
+  return new Map(rows.map((r) => [r.id, r.definition as Definition]));
 }

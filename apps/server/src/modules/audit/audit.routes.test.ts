@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditOptionsResponse, AuditPageResponse } from '@registry/shared/contracts/audit';
+import { auditFieldLabel, type AuditOptionsResponse, type AuditPageResponse } from '@registry/shared/contracts/audit';
 import { eq } from 'drizzle-orm';
-import { centers, organisations, patients, projects, users } from '../../db/schema';
+import { centers, formVersions, organisations, patients, projects, users } from '../../db/schema';
 import { audit } from '../../plugins/audit';
 import { tenantIdOf } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
@@ -147,6 +147,37 @@ describe('POST audit-event/page', () => {
       [patient.id]: patient.patientNo,
     });
     expect(JSON.stringify(event?.valueNames)).not.toContain(patient.name);
+  });
+
+  it('should show a form record’s form and field keys as the titles of the definition version it names', async () => {
+    const projectId = project['HF-REG'] ?? '';
+    const [version] = await t.db
+      .select({ id: formVersions.id })
+      .from(formVersions)
+      .where(eq(formVersions.projectId, projectId))
+      .limit(1);
+    const versionId = version?.id ?? '';
+    const recordId = '00000000-0000-4000-8000-00000000a0d1';
+    // the shape the record writer audits: changed leaf paths, a group cell as `group.row.column`
+    await audit(t.db, ctx('entry'), {
+      action: 'form_record.update',
+      entityType: 'form_record',
+      entityId: recordId,
+      oldValue: { projectId, formKey: 'medications', instance: 1, versionId, values: { 'meds.0.dose': '25 mg' } },
+      newValue: {
+        projectId,
+        formKey: 'medications',
+        instance: 1,
+        versionId,
+        values: { 'meds.0.dose': '50 mg', 'meds.1.drug_name': '呋塞米' },
+      },
+    });
+    const monitor = await enter('monitor', 'HF-REG');
+    const data = (await page(monitor, { action: 'form_record.update' })).json<Body<AuditPageResponse>>().data;
+    const event = data.records.find((r) => r.entityId === recordId);
+    expect(event?.fieldLabels).toEqual({ meds: '用药', dose: '剂量', drug_name: '药品' });
+    expect(event?.valueNames).toMatchObject({ medications: '用药记录' });
+    expect(auditFieldLabel('values.meds.1.drug_name', event?.fieldLabels)).toBe('数据.用药.1.药品');
   });
 
   it('should keep pages stable when events are written between two pages', async () => {

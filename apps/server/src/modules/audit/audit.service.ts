@@ -9,10 +9,11 @@ import {
 import { PERMISSIONS } from '@registry/shared/permissions';
 import type { Db } from '../../db/client';
 import type { AuthContext } from '../auth/session.service';
-import { idRefsOf, presentAuditEvent } from './audit.presenter';
+import { formVersionIdsOf, idRefsOf, presentAuditEvent } from './audit.presenter';
 import {
   countEvents,
   findEntityNames,
+  findFormDefinitions,
   findActionsAndEntityTypes,
   findActors,
   findEventPage,
@@ -54,8 +55,11 @@ export function createAuditService(deps: { db: Db }) {
       countEvents(db, scope, anchored),
       findEventPage(db, scope, anchored, { offset: (q.current - 1) * q.size, limit: q.size }),
     ]);
-    const names = await findEntityNames(db, scope.tenantId, [...rows, ...rows.flatMap(idRefsOf)]);
-    const records = rows.map((row) => presentAuditEvent(row, names));
+    const [names, definitions] = await Promise.all([
+      findEntityNames(db, scope.tenantId, [...rows, ...rows.flatMap(idRefsOf)]),
+      findFormDefinitions(db, scope.tenantId, rows.flatMap(formVersionIdsOf)),
+    ]);
+    const records = rows.map((row) => presentAuditEvent(row, names, definitions));
     return { records, total, current: q.current, size: q.size, anchorId };
   }
 

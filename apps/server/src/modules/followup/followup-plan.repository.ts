@@ -766,7 +766,7 @@ export async function pageAssignments(
   ex: Executor,
   scope: ProjectScope,
   planId: string,
-  q: { keyword?: string; nameSearch: boolean; current: number; size: number },
+  q: { keyword?: string; piiSearch: boolean; current: number; size: number },
 ) {
   const keyword = q.keyword ? `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const where = and(
@@ -775,8 +775,10 @@ export async function pageAssignments(
     keyword
       ? or(
           ilike(patients.patientNo, keyword),
-          ilike(patients.hospitalNo, keyword),
-          q.nameSearch ? ilike(patients.name, keyword) : undefined,
+          // the name and the hospital number are identity data: matched only with `patient.pii` (a partial match
+          // would spell out a masked value character by character)
+          q.piiSearch ? ilike(patients.hospitalNo, keyword) : undefined,
+          q.piiSearch ? ilike(patients.name, keyword) : undefined,
         )
       : undefined,
   );

@@ -522,6 +522,27 @@ describe('assignments by hand', () => {
     );
     expect(byKeyword.records.map((r) => r.patientNo)).toEqual(['C01-0001']);
     expect(byKeyword.records[0]?.tasksTotal).toBe(2);
+    // the hospital number matches only for a patient.pii holder: for others it is masked, and a partial match
+    // would spell it out
+    const byHospitalNo = (token: string) =>
+      call(token, 'POST', '/followup/assignment/page', { planId: plan.id, keyword: 'ZY202600', current: 1, size: 20 });
+    expect((await okData<{ records: AssignmentVO[] }>(await byHospitalNo(owner))).records.length).toBeGreaterThan(0);
+    await t.db.insert(roles).values({
+      tenantId: h001,
+      projectId: hfId,
+      code: 'fu_viewer',
+      name: '随访查看',
+      scope: 'project',
+      permissions: ['followup.list'],
+    });
+    const [viewerRole] = await t.db.select().from(roles).where(eq(roles.code, 'fu_viewer'));
+    const viewer = await buildUser(t.db, h001);
+    await t.db
+      .insert(projectMembers)
+      .values({ tenantId: h001, projectId: hfId, userId: viewer.id, roleId: viewerRole?.id ?? '', centerId: null });
+    const viewerToken = await t.login(viewer.username, viewer.password);
+    await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token: viewerToken });
+    expect((await okData<{ total: number }>(await byHospitalNo(viewerToken))).total).toBe(0);
   });
 });
 

@@ -621,7 +621,7 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
       const pii = hasPii(scope);
       const { records, total } = await pageAssignments(db, scope, plan.id, {
         keyword: q.keyword || undefined,
-        nameSearch: pii,
+        piiSearch: pii,
         current: q.current,
         size: q.size,
       });

@@ -33,8 +33,8 @@ export type WorklistFilter = {
   visitId?: string;
   patientId?: string;
   keyword?: string;
-  /** The keyword also matches the patient's name (`patient.pii`). */
-  nameSearch: boolean;
+  /** The keyword also matches the patient's hospital number and name (`patient.pii`). */
+  piiSearch: boolean;
   dueFrom?: string;
   dueTo?: string;
   state?: TaskState;
@@ -79,8 +79,9 @@ function filterConditions(scope: ProjectScope, f: WorklistFilter, today: string)
     const p = escapeLike(f.keyword);
     const any = or(
       ilike(patients.patientNo, p),
-      ilike(patients.hospitalNo, p),
-      f.nameSearch ? ilike(patients.name, p) : undefined,
+      // identity data only with `patient.pii`: a partial match would spell out a masked value
+      f.piiSearch ? ilike(patients.hospitalNo, p) : undefined,
+      f.piiSearch ? ilike(patients.name, p) : undefined,
     );
     if (any) c.push(any);
   }

@@ -231,6 +231,10 @@ describe('POST followup/task/page and counts — states on the Asia/Shanghai dat
     const rows = await page(qc, { patientId: p.A });
     expect(rows.records[0]).toMatchObject({ patientName: '王**', phone: '139****1111' });
     expect((await page(qc, { keyword: '王小明' })).total).toBe(0);
+    // nor the masked hospital number: a partial match would spell it out
+    expect((await page(owner, { keyword: 'FU00' })).total).toBeGreaterThan(0);
+    expect((await page(qc, { keyword: 'FU00' })).total).toBe(0);
+    expect((await ok<TaskCounts>(qc, 'POST', 'task/counts', { keyword: 'FU002' })).overdue).toBe(0);
   });
 
   it('should mask the birth date on the record page without patient.pii, as the patient list does', async () => {

@@ -86,7 +86,7 @@ function worklistFilter(scope: ProjectScope, q: FilterInput & { state?: PageInpu
     visitId: q.visitId,
     patientId: q.patientId,
     keyword: q.keyword || undefined,
-    nameSearch: hasPii(scope),
+    piiSearch: hasPii(scope),
     dueFrom: q.dueFrom,
     dueTo: q.dueTo,
     state: q.state,
@@ -168,7 +168,7 @@ export function createFollowupTaskService(deps: { db: Db; clock: Clock; keys: Ph
         const found = (await listTasks(tx, scope, filter, day, TASK_EXPORT_MAX_ROWS)).map((r) =>
           presentTask(r, keys, pii),
         );
-        const { nameSearch: _n, ...shown } = filter;
+        const { piiSearch: _n, ...shown } = filter;
         await audit(
           tx,
           ctx,

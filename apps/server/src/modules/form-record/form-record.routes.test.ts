@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditPageResponse } from '@registry/shared/contracts/audit';
 import type { DataQueryVO, FormRecordVO, RecordSummary, ValueVersionVO } from '@registry/shared/contracts/form-record';
 import {
   auditEvents,
@@ -323,6 +324,12 @@ describe('POST form-record/save', () => {
       oldValue: { rowVersion: 1, values: { lvef: 38 } },
       newValue: { rowVersion: 2, values: { lvef: 40 } },
     });
+    // the project's 操作日志 lists it, the form and the field named by their titles instead of their keys
+    const trail = await call(monitor, 'POST', '/audit-event/page', { current: 1, size: 50, entityId: submitted.id });
+    expect(trail.statusCode, trail.body).toBe(200);
+    const shown = trail.json<Body<AuditPageResponse>>().data.records.find((r) => r.action === 'form_record.update');
+    expect(shown?.fieldLabels).toEqual({ lvef: '左室射血分数（LVEF）' });
+    expect(shown?.valueNames).toMatchObject({ echocardiography: '超声心动图' });
     const lvef = await history(entry, submitted.id ?? '', '&path=lvef');
     expect(lvef.versions.map((v) => [v.value, v.reason, v.recordRowVersion])).toEqual([
       [40, '超声报告复核', 2],

@@ -162,7 +162,8 @@ export async function writeRecord(tx: Executor, ctx: AuditContext, input: Record
 
   const attempt = async (instance: number) => {
     const id = existing?.id ?? randomUUID();
-    const head = { patientId: input.patientId, formKey: form.key, instance };
+    // the project named in the values: the project's 操作日志 (audit scope by `projectId`) lists the record's events
+    const head = { projectId: input.projectId, patientId: input.patientId, formKey: form.key, instance };
     const event = auditRow(
       ctx,
       {

@@ -155,9 +155,10 @@ describe('POST patient-info/page — CRF list columns', () => {
   });
 
   it('should withhold PHI field values but show the others when the caller lacks patient.pii', async () => {
-    const data = await rows(clerk, { hospitalNo: 'L001' });
-    expect(data.records[0]?.fields).toMatchObject({ name: null, gender: '1', weight: 70 });
-    expect(data.records[0]?.name).toBe('赵*');
+    const data = await rows(clerk);
+    const a = data.records.find((r) => r.id === ids.a);
+    expect(a?.fields).toMatchObject({ name: null, gender: '1', weight: 70 });
+    expect(a?.name).toBe('赵*');
   });
 
   it('should audit the unmasked page and leave a masked page unaudited', async () => {
@@ -292,6 +293,29 @@ describe('POST patient-info/page — CRF list columns', () => {
     expect(byFilter.statusCode).toBe(403);
     expect(byFilter.json<Body>().message).toBe('没有查看患者身份信息的权限，不能按「姓名」筛选或排序');
     expect((await page(clerk, { sortField: 'field:name' })).statusCode).toBe(403);
+  });
+
+  it('should neither filter, sort nor keyword-match on the masked hospital number without patient.pii', async () => {
+    // a prefix search or an order would spell out the masked value character by character
+    const byFilter = await page(clerk, { hospitalNo: 'L001' });
+    expect(byFilter.statusCode).toBe(403);
+    expect(byFilter.json<Body>().message).toBe('没有查看患者身份信息的权限，不能按住院号查询');
+    const bySort = await page(clerk, { sortField: 'hospitalNo', sortOrder: 'asc' });
+    expect(bySort.statusCode).toBe(403);
+    expect(bySort.json<Body>().message).toBe('没有查看患者身份信息的权限，不能按住院号排序');
+    expect((await rows(clerk, { keyword: 'L00' })).total).toBe(0);
+    expect((await rows(clerk, { keyword: 'L001' })).total).toBe(0);
+    const shown = (await rows(clerk)).records.find((r) => r.id === ids.a);
+    expect(shown?.hospitalNo).toBe('****');
+    // with patient.pii all three work
+    expect(hospitalNos(await rows(owner, { hospitalNo: 'L001' }))).toEqual(['L001']);
+    expect(hospitalNos(await rows(owner, { keyword: 'L00', sortField: 'hospitalNo', sortOrder: 'asc' }))).toEqual([
+      'L001',
+      'L002',
+      'L003',
+      'L004',
+      'L005',
+    ]);
   });
 
   it('should list the parent project’s CRF columns in a sub-project', async () => {

@@ -30,14 +30,14 @@ afterAll(async () => {
 
 describe('pagePatients totals', () => {
   it('should count exactly up to the cap', async () => {
-    const page = await pagePatients(t.db, owner, { nameSearch: true }, { current: 1, size: 10, countCap: 60 });
+    const page = await pagePatients(t.db, owner, { piiSearch: true }, { current: 1, size: 10, countCap: 60 });
     expect(page).toMatchObject({ total: 60, totalExact: true });
     expect(page.records).toHaveLength(10);
   });
 
   it('should answer the planner’s estimate, never below the cap, when more rows match than the cap', async () => {
     await t.database.pool.query('analyze patients');
-    const page = await pagePatients(t.db, owner, { nameSearch: true }, { current: 1, size: 10, countCap: 20 });
+    const page = await pagePatients(t.db, owner, { piiSearch: true }, { current: 1, size: 10, countCap: 20 });
     expect(page.totalExact).toBe(false);
     expect(page.total).toBeGreaterThanOrEqual(21);
     expect(page.total).toBeLessThan(1000);
@@ -46,12 +46,7 @@ describe('pagePatients totals', () => {
   it('should count only the center of a center-scoped member', async () => {
     const center = bench.project.centers[0]?.id ?? '';
     const live = await t.db.select({ id: patients.id }).from(patients).where(eq(patients.centerId, center));
-    const page = await pagePatients(
-      t.db,
-      { ...owner, centerId: center },
-      { nameSearch: true },
-      { current: 1, size: 5 },
-    );
+    const page = await pagePatients(t.db, { ...owner, centerId: center }, { piiSearch: true }, { current: 1, size: 5 });
     expect(page).toMatchObject({ total: live.length, totalExact: true });
   });
 });

@@ -61,9 +61,9 @@ const columns = {
 };
 
 export type PatientFilter = {
-  /** Patient number or hospital number; the name too when `nameSearch`. */
+  /** Patient number; the hospital number and the name too when `piiSearch` (`patient.pii`). */
   keyword?: string;
-  nameSearch: boolean;
+  piiSearch: boolean;
   hospitalNo?: string;
   idNumberBi?: string;
   centerId?: string;
@@ -113,8 +113,9 @@ function filterConditions(scope: ProjectScope, f: PatientFilter): SQL[] {
     const p = escapeLike(f.keyword);
     const any = or(
       ilike(patients.patientNo, p),
-      ilike(patients.hospitalNo, p),
-      f.nameSearch ? ilike(patients.name, p) : undefined,
+      // identity data only with `patient.pii`: a partial match would spell out a masked value
+      f.piiSearch ? ilike(patients.hospitalNo, p) : undefined,
+      f.piiSearch ? ilike(patients.name, p) : undefined,
     );
     if (any) conditions.push(any);
   }

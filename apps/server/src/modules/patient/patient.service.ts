@@ -58,6 +58,8 @@ export const PATIENT_MESSAGES = {
   idBirthMismatch: '出生日期与身份证号不一致',
   idGenderMismatch: '性别与身份证号不一致',
   piiSearch: '没有查看患者身份信息的权限，不能按身份证号或姓名查询',
+  piiHospitalNoFilter: '没有查看患者身份信息的权限，不能按住院号查询',
+  piiHospitalNoSort: '没有查看患者身份信息的权限，不能按住院号排序',
   badCursor: '分页游标无效，请从第一页重新查询',
 } as const;
 const M = PATIENT_MESSAGES;
@@ -440,9 +442,13 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       const scope = await requireProjectScope(db, auth);
       const pii = hasPii(scope);
       if (!pii && q.idNumber) throw new AppError(403, M.piiSearch);
+      // one masking policy (shared/phi-mask.ts): a value shown masked can be neither filtered nor sorted on, else a
+      // prefix or an order would reveal it
+      if (!pii && q.hospitalNo) throw new AppError(403, M.piiHospitalNoFilter);
+      if (!pii && q.sortField === 'hospitalNo') throw new AppError(403, M.piiHospitalNoSort);
       const filter = {
         keyword: q.keyword || undefined,
-        nameSearch: pii,
+        piiSearch: pii,
         hospitalNo: q.hospitalNo || undefined,
         idNumberBi: q.idNumber ? blindIndex(keys, q.idNumber) : undefined,
         centerId: q.centerId,

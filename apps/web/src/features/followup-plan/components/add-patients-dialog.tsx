@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Input, Modal, Table, Typography } from 'antd';
 import type { PatientListItem } from '@registry/shared/contracts/patient';
+import { usePatientKeywordPlaceholder } from '../../../lib/permission';
 import { toast } from '../../../lib/toast';
 import { useAddAssignments } from '../api/add-assignments';
 import { usePatientSearch } from '../api/search-patients';
@@ -8,6 +9,7 @@ import { usePatientSearch } from '../api/search-patients';
 /** 添加患者: search the project's patients (number, hospital number, name), select, attach to the plan. */
 export function AddPatientsDialog({ planId, open, onClose }: { planId: string; open: boolean; onClose: () => void }) {
   const [input, setInput] = useState('');
+  const keywordPlaceholder = usePatientKeywordPlaceholder();
   const [keyword, setKeyword] = useState('');
   const [current, setCurrent] = useState(1);
   const [selected, setSelected] = useState<string[]>([]);
@@ -49,7 +51,7 @@ export function AddPatientsDialog({ planId, open, onClose }: { planId: string; o
     >
       <Input.Search
         aria-label="搜索患者"
-        placeholder="患者编号、住院号或姓名"
+        placeholder={keywordPlaceholder}
         allowClear
         enterButton="搜索"
         value={input}

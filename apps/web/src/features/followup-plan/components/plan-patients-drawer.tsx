@@ -3,7 +3,7 @@ import { Button, Drawer, Input, Space, Table, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { AssignmentVO, PlanVO } from '@registry/shared/contracts/followup';
 import { PERMISSIONS } from '@registry/shared/permissions';
-import { hasAnyPermission } from '../../../lib/permission';
+import { hasAnyPermission, usePatientKeywordPlaceholder } from '../../../lib/permission';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useAssignments } from '../api/page-assignments';
 import { AddPatientsDialog } from './add-patients-dialog';
@@ -16,6 +16,7 @@ const PAGE_SIZE = 20;
 export function PlanPatientsDrawer({ plan, onClose }: { plan: PlanVO | null; onClose: () => void }) {
   const [keyword, setKeyword] = useState('');
   const [current, setCurrent] = useState(1);
+  const keywordPlaceholder = usePatientKeywordPlaceholder();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<AssignmentVO | null>(null);
   const planId = plan?.id ?? '';
@@ -40,7 +41,7 @@ export function PlanPatientsDrawer({ plan, onClose }: { plan: PlanVO | null; onC
       <Space style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }} wrap>
         <Input.Search
           aria-label="搜索计划患者"
-          placeholder="患者编号、住院号或姓名"
+          placeholder={keywordPlaceholder}
           allowClear
           onSearch={(value) => {
             setKeyword(value.trim());

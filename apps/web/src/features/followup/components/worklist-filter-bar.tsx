@@ -5,6 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import type { CenterVO } from '@registry/shared/contracts/center';
 import type { PlanVO } from '@registry/shared/contracts/followup';
 import type { TenantDoctor } from '@registry/shared/contracts/project';
+import { usePatientKeywordPlaceholder } from '../../../lib/permission';
 import type { WorklistUrl } from '../hooks/worklist-query';
 
 type Range = [Dayjs | null, Dayjs | null] | null;
@@ -60,6 +61,7 @@ export type WorklistFilterBarProps = {
 /** The worklist's filters: owner, center, plan, visit of the plan, keyword, due dates. 查询 (or Enter) applies them. */
 export function WorklistFilterBar({ url, keyword, doctors, centers, plans, onSearch }: WorklistFilterBarProps) {
   const [form] = Form.useForm<Values>();
+  const keywordPlaceholder = usePatientKeywordPlaceholder();
   const shown = useMemo(() => toValues(url, keyword), [url, keyword]);
   useEffect(() => {
     form.resetFields();
@@ -128,7 +130,7 @@ export function WorklistFilterBar({ url, keyword, doctors, centers, plans, onSea
           aria-label="关键字"
           allowClear
           prefix={<SearchOutlined />}
-          placeholder="患者编号、住院号或姓名"
+          placeholder={keywordPlaceholder}
           style={{ width: 200 }}
           maxLength={50}
         />

@@ -29,15 +29,20 @@ export function toAuditFilters(values: Filters): Omit<AuditPageRequest, 'current
   };
 }
 
-/** The changed fields with Chinese key labels, an id shown as the name the server found for it. */
-function Changes({
+/**
+ * The changed fields with Chinese key labels (a form record's field keys by their titles), an id or a form key shown
+ * as the name the server found for it.
+ */
+export function Changes({
   changes,
   side,
   names,
+  fieldLabels = {},
 }: {
   changes: FieldChange[];
   side: 'before' | 'after';
   names: Readonly<Record<string, string>>;
+  fieldLabels?: Readonly<Record<string, string>>;
 }) {
   if (changes.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
   const shown = (value: string) => names[value] ?? value;
@@ -45,7 +50,7 @@ function Changes({
     <div className="audit-changes">
       {changes.map((c) => (
         <div key={c.field}>
-          <Typography.Text type="secondary">{auditFieldLabel(c.field)}：</Typography.Text>
+          <Typography.Text type="secondary">{auditFieldLabel(c.field, fieldLabels)}：</Typography.Text>
           <Typography.Text
             delete={side === 'before' && c.after !== '—'}
             type={side === 'after' ? 'success' : undefined}
@@ -173,7 +178,12 @@ export function AuditTab() {
             key: 'before',
             width: 220,
             render: (_: unknown, e) => (
-              <Changes changes={diffValues(e.oldValue, e.newValue)} side="before" names={e.valueNames} />
+              <Changes
+                changes={diffValues(e.oldValue, e.newValue)}
+                side="before"
+                names={e.valueNames}
+                fieldLabels={e.fieldLabels}
+              />
             ),
           },
           {
@@ -181,7 +191,12 @@ export function AuditTab() {
             key: 'after',
             width: 220,
             render: (_: unknown, e) => (
-              <Changes changes={diffValues(e.oldValue, e.newValue)} side="after" names={e.valueNames} />
+              <Changes
+                changes={diffValues(e.oldValue, e.newValue)}
+                side="after"
+                names={e.valueNames}
+                fieldLabels={e.fieldLabels}
+              />
             ),
           },
           { title: 'IP', dataIndex: 'ip', width: 120, render: (v: string | null) => v ?? '—' },

@@ -195,6 +195,7 @@ describe('PermissionsPage', { timeout: 120_000 }, () => {
               oldValue: { roleName: '只读成员' },
               newValue: { roleName: '数据录入员' },
               valueNames: {},
+              fieldLabels: {},
               reason: null,
               requestId: 'req-1',
               ip: '10.0.0.8',

@@ -1,5 +1,6 @@
+import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { fieldColumn, fixedColumns } from './patient-columns';
+import { ageText, fieldColumn, fixedColumns } from './patient-columns';
 import type { ListField } from '../hooks/list-fields';
 
 const nameField: ListField = {
@@ -30,5 +31,21 @@ describe('fieldColumn', () => {
       },
     );
     expect(column.label).toBe('体重指数');
+  });
+});
+
+describe('ageText', () => {
+  it('should give an approximate age from a birth date masked to its year, and the exact one otherwise', () => {
+    const today = dayjs('2026-11-25');
+    expect(ageText('1990-**-**', today)).toBe('约36岁');
+    expect(ageText('1990-12-01', today)).toBe('35岁');
+  });
+});
+
+describe('fixedColumns', () => {
+  it('should offer the hospital number sort only to a patient.pii holder', () => {
+    const hospital = (pii: boolean) => fixedColumns(pii).find((c) => c.key === 'hospitalNo');
+    expect(hospital(true)?.sortField).toBe('hospitalNo');
+    expect(hospital(false)?.sortField).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Tag, Tooltip, Typography } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
+import { isMaskedValue } from '@registry/shared/phi-mask';
 import dayjs from 'dayjs';
 import {
   PATIENT_GENDER_LABELS,
@@ -61,8 +62,17 @@ export function ageOf(birthDate: string, today = dayjs()): number {
   return today.diff(dayjs(birthDate), 'year');
 }
 
-/** The fixed columns of the list, in their default order. */
-export function fixedColumns(): PatientColumn[] {
+/** The age as the list shows it: from a birth date masked to its year (`1990-**-**`), approximate (约N岁). */
+export function ageText(birthDate: string, today = dayjs()): string {
+  if (isMaskedValue(birthDate)) return `约${today.year() - Number(birthDate.slice(0, 4))}岁`;
+  return `${ageOf(birthDate, today)}岁`;
+}
+
+/**
+ * The fixed columns of the list, in their default order. Without `patient.pii` (`canSeePhi` false) the hospital
+ * number is shown masked and offers no sort: an order would reveal the masked values.
+ */
+export function fixedColumns(canSeePhi = true): PatientColumn[] {
   return [
     {
       key: 'patientNo',
@@ -103,7 +113,7 @@ export function fixedColumns(): PatientColumn[] {
       render: (p) =>
         p.birthDate ? (
           <span>
-            {ageOf(p.birthDate)}岁 <Typography.Text type="secondary">{p.birthDate}</Typography.Text>
+            {ageText(p.birthDate)} <Typography.Text type="secondary">{p.birthDate}</Typography.Text>
           </span>
         ) : (
           dash
@@ -115,7 +125,7 @@ export function fixedColumns(): PatientColumn[] {
       label: '住院号',
       defaultWidth: 130,
       defaultVisible: true,
-      sortField: 'hospitalNo',
+      ...(canSeePhi ? { sortField: 'hospitalNo' } : {}),
       render: (p) => (p.hospitalNo ? <span className="patient-mono">{p.hospitalNo}</span> : dash),
     },
     {

@@ -204,7 +204,10 @@ export type PatientFilterBarProps = {
   hidden: PrivateQuery;
   fields: readonly ListField[];
   centers: readonly CenterVO[];
-  /** `patient.pii`: the identity number search (exact, through the blind index) is offered. */
+  /**
+   * `patient.pii`: the identity number search (exact, through the blind index) and the hospital number search are
+   * offered, and the keyword also matches names and hospital numbers (without it, only patient numbers).
+   */
   canSearchId: boolean;
   /** Shows 随访状态 (the user holds `followup.list`). */
   canFilterFollowup?: boolean;
@@ -212,7 +215,7 @@ export type PatientFilterBarProps = {
 };
 
 /**
- * The list's filters: keyword, hospital number, identity number (exact; with `patient.pii`), center, status, follow-up
+ * The list's filters: keyword, hospital number and identity number (exact; both with `patient.pii`), center, status, follow-up
  * status (with `followup.list`), enrolment
  * dates, and under 更多筛选 the list-flagged CRF fields by type. Enter in a text box searches; `/` anywhere on the page
  * puts the cursor in the keyword box.
@@ -273,14 +276,16 @@ export function PatientFilterBar({
           aria-label="关键字"
           allowClear
           prefix={<SearchOutlined />}
-          placeholder={canSearchId ? '患者编号、住院号或姓名' : '患者编号或住院号'}
+          placeholder={canSearchId ? '患者编号、住院号或姓名' : '患者编号'}
           style={{ width: 240 }}
           maxLength={50}
         />
       </Form.Item>
-      <Form.Item name="hospitalNo" label="住院号">
-        <Input aria-label="住院号" allowClear placeholder="住院号" style={{ width: 150 }} maxLength={32} />
-      </Form.Item>
+      {canSearchId && (
+        <Form.Item name="hospitalNo" label="住院号">
+          <Input aria-label="住院号" allowClear placeholder="住院号" style={{ width: 150 }} maxLength={32} />
+        </Form.Item>
+      )}
       {canSearchId && (
         <Form.Item name="idNumber" label="身份证号" tooltip="精确匹配完整的身份证号">
           <Input aria-label="身份证号" allowClear placeholder="完整身份证号" style={{ width: 200 }} maxLength={40} />

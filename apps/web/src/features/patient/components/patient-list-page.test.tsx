@@ -312,6 +312,12 @@ describe('PatientListPage', { timeout: 120_000 }, () => {
     expect(screen.queryByText('编辑')).not.toBeInTheDocument();
     expect(screen.queryByText('删除')).not.toBeInTheDocument();
     expect(within(bar()).queryByLabelText('身份证号')).not.toBeInTheDocument();
+    // the hospital number is shown masked: neither a filter, a keyword match nor a sort could reveal it
+    expect(within(bar()).queryByLabelText('住院号')).not.toBeInTheDocument();
+    expect(within(bar()).getByLabelText('关键字')).toHaveAttribute('placeholder', '患者编号');
+    const hospitalHeader = [...document.querySelectorAll('th')].find((th) => th.textContent === '住院号');
+    expect(hospitalHeader).toBeDefined();
+    expect(hospitalHeader).not.toHaveClass('ant-table-column-has-sorters');
     expect(within(bar()).queryByLabelText('随访状态')).not.toBeInTheDocument();
     expect(document.querySelector('tr[data-row-key] .ant-checkbox-input')).toBeNull();
     expect(screen.getByText('张*')).toHaveAttribute('title', '已脱敏：您没有查看患者身份信息的权限');

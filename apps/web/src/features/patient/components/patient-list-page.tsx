@@ -68,7 +68,7 @@ function PatientList() {
   const filterFields = useMemo(() => fields.filter((f) => canPii || !f.phi), [fields, canPii]);
 
   // The columns the page can show: the fixed ones, then one per list-flagged CRF field.
-  const baseColumns = useMemo(() => fixedColumns(), []);
+  const baseColumns = useMemo(() => fixedColumns(canPii), [canPii]);
   const available = useMemo<AvailableColumn[]>(
     () => [
       ...baseColumns.map((c) => ({ key: c.key, defaultVisible: c.defaultVisible })),

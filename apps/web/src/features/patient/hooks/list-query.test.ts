@@ -49,6 +49,21 @@ describe('list query', () => {
     expect(query).toEqual({ current: 1, fieldFilters: [] });
   });
 
+  it('should send no hospital number, identity number or hospital number sort without patient.pii', () => {
+    const url = { current: 1, sortField: 'hospitalNo', sortOrder: 'asc' as const, fieldFilters: [] };
+    const hidden = { keyword: 'C01', hospitalNo: 'ZY20', idNumber: '110101196805120013', fieldFilters: [] };
+    expect(toPageRequest(url, hidden, [], 20, false)).toEqual({ current: 1, size: 20, keyword: 'C01' });
+    expect(toPageRequest(url, hidden, [], 20, true)).toEqual({
+      current: 1,
+      size: 20,
+      keyword: 'C01',
+      hospitalNo: 'ZY20',
+      idNumber: '110101196805120013',
+      sortField: 'hospitalNo',
+      sortOrder: 'asc',
+    });
+  });
+
   it('should send numbers of number fields as numbers and drop filters of fields no longer listed', () => {
     const body = toPageRequest(
       {

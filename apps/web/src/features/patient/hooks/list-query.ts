@@ -139,19 +139,23 @@ export function toPageRequest(
   defaultSize: number,
   pii: boolean,
 ): PatientPageRequest {
-  // Without `patient.pii` a PHI field can be neither filtered nor sorted on (the server answers 403).
+  // Without `patient.pii` a PHI field (and the hospital number, which is shown masked) can be neither filtered nor
+  // sorted on (the server answers 403): a prefix or an order would reveal the masked value.
   const byKey = new Map(fields.filter((f) => pii || !f.phi).map((f) => [f.key, f]));
   const body: PatientPageRequest = { current: url.current, size: url.size ?? defaultSize };
   if (hidden.keyword) body.keyword = hidden.keyword;
-  if (hidden.hospitalNo) body.hospitalNo = hidden.hospitalNo;
-  if (hidden.idNumber) body.idNumber = hidden.idNumber;
+  if (hidden.hospitalNo && pii) body.hospitalNo = hidden.hospitalNo;
+  if (hidden.idNumber && pii) body.idNumber = hidden.idNumber;
   if (url.centerId) body.centerId = url.centerId;
   if (url.status) body.status = url.status;
   if (url.followupStatus) body.followupStatus = url.followupStatus;
   if (url.enrolDateFrom) body.enrolDateFrom = url.enrolDateFrom;
   if (url.enrolDateTo) body.enrolDateTo = url.enrolDateTo;
   // A sort on a CRF column that is no longer list-flagged would be refused: fall back to the default order.
-  if (url.sortField && (!url.sortField.startsWith('field:') || byKey.has(url.sortField.slice(6)))) {
+  const sortable = url.sortField?.startsWith('field:')
+    ? byKey.has(url.sortField.slice(6))
+    : pii || url.sortField !== 'hospitalNo';
+  if (url.sortField && sortable) {
     body.sortField = url.sortField;
     body.sortOrder = url.sortOrder ?? 'desc';
   }
