@@ -4,7 +4,9 @@ import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
+import 'antd/dist/antd.css';
 import { CrfForm } from '../../apps/web/src/components/crf/crf-form';
+import { THEME } from '../../apps/web/src/config/theme';
 import { BENCH_NUMBER_KEY, generateBenchDefinition } from './generate-definition';
 
 dayjs.locale('zh-cn');
@@ -91,7 +93,7 @@ function Bench() {
     requestAnimationFrame(() => performance.mark('crf-interactive'));
   }, []);
   return (
-    <ConfigProvider locale={zhCN}>
+    <ConfigProvider locale={zhCN} theme={THEME}>
       <div style={{ maxWidth: 960, margin: '0 auto', padding: 24 }}>
         <Profiler id="crf" onRender={(_id, phase, actual, base) => window.__crfCommits.push({ phase, actual, base })}>
           <CrfForm

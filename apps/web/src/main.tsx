@@ -5,6 +5,7 @@ import { createAppRouter } from './app/router';
 import { Providers } from './app/providers';
 import { createQueryClient } from './app/query-client';
 import { connectProgress } from './app/progress-bridge';
+import 'antd/dist/antd.css';
 import './app/global.css';
 
 const router = createAppRouter();
