@@ -15,6 +15,7 @@ import { purgeExpiredSignInData } from './modules/auth/auth.repository';
 import { seedDemoRecords } from './modules/form-record/form-record.seed';
 import { seedDemoFollowup } from './modules/followup/followup-plan.seed';
 import { seedDemoPatients } from './modules/patient/patient.seed';
+import { serializeError } from './plugins/request-log';
 
 /** Longest a graceful shutdown may take before the process exits anyway. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -48,7 +49,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = pino({ level: config.logLevel });
+  // the process log shares the request log's error serializer: a failed query never logs its parameters
+  const log = pino({ level: config.logLevel, serializers: { err: serializeError } });
 
   let embedded: SupervisedEmbeddedPostgres | undefined;
   let pool: pg.Pool | undefined;
@@ -141,7 +143,7 @@ async function main(): Promise<void> {
         const wait = Math.min(MAX_PREPARE_DELAY_MS, FIRST_PREPARE_DELAY_MS * 2 ** Math.min(attempt, 10));
         log.warn(
           `数据库暂不可用，${wait} ms 后重试（第 ${attempt + 1} 次） / database unavailable, retrying in ${wait} ms: ${
-            err instanceof Error ? err.message : String(err)
+            serializeError(err).message
           }`,
         );
         await new Promise((r) => setTimeout(r, wait));
