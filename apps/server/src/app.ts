@@ -172,7 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerFollowupPlanRoutes(app, { plans: createFollowupPlanService({ db, clock }) });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
   const definitions = createDefinitionCache();
-  const formRecords = createFormRecordService({ db, clock, definitions });
+  const formRecords = createFormRecordService({ db, clock, definitions, patients });
   const recordMigration = createRecordMigrationService({ db, clock, definitions });
   registerFormRecordRoutes(app, { records: formRecords, migration: recordMigration });
   // follow-up worklist and record (issue 6)
