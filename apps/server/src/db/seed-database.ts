@@ -140,7 +140,7 @@ export const HF_REG_DEFINITION: Definition = {
               type: 'calc',
               unit: '岁',
               formula: "rounddown(datediff([birth_date], 'today', 'y'), 0)",
-              listColumn: true,
+              // not a list column: the patient list shows 年龄/出生日期 from the patient record itself
               help: '由出生日期自动计算',
             },
             { key: 'ethnicity', label: '民族', type: 'dict', dictCode: 'ethnicity' },

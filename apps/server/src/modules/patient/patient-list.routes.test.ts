@@ -47,7 +47,7 @@ const V2: Definition = {
     ...category,
     forms: category.forms.map((form) => ({
       ...form,
-      fields: form.fields.map(flag(['vs_date', 'weight', 'nyha', 'comorbidities', 'name', 'gender'])),
+      fields: form.fields.map(flag(['vs_date', 'weight', 'nyha', 'comorbidities', 'name', 'gender', 'age'])),
     })),
   })),
 };

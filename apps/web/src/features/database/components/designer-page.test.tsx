@@ -319,7 +319,9 @@ describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
     await pick('性别');
     expect(await screen.findByText(/取自患者信息：新增患者时填写一次/)).toBeInTheDocument();
     expect(document.querySelector('.prop-error')).toBeNull();
-    expect(screen.getByText('患者·性别')).toBeInTheDocument();
+    expect(screen.getByTitle('绑定患者信息：性别')).toHaveTextContent('患者');
+    // the patient list shows the patient's own column: no second one for a bound field
+    expect(screen.getByRole('checkbox', { name: '显示在患者列表' })).toBeDisabled();
   });
 
   it('should list a refused variable name in 问题 and refuse to publish until it is corrected', async () => {

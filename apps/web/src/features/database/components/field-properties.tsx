@@ -371,6 +371,8 @@ export function FieldProperties({ readOnly }: { readOnly: boolean }) {
           {!ref.columnKey && (
             <Checkbox
               checked={field.listColumn ?? false}
+              disabled={'binding' in field && field.binding !== undefined}
+              title={'binding' in field && field.binding ? '绑定患者信息的字段由患者列表的固定列显示' : undefined}
               onChange={(e) => update({ listColumn: e.target.checked || undefined }, 'listColumn')}
             >
               显示在患者列表
