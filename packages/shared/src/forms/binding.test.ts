@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { boundFields } from './binding';
 import { checkDefinition } from './check';
+import { diffDefinitions } from './diff';
 import { DEFAULT_MISSING_CODES, definitionSchema, type Definition, type FieldDefinition } from './definition';
 
 const definitionOf = (fields: FieldDefinition[], repeating = false): Definition => ({
@@ -73,6 +74,17 @@ describe('patient bindings', () => {
     expect(messages(hidden)).toEqual(['「电话」(phone)绑定了患者信息「手机号」，不能设置显示条件（患者信息总是显示）']);
     const repeating = definitionOf([{ key: 'name', label: '姓名', type: 'text', binding: 'patient.name' }], true);
     expect(messages(repeating)).toEqual(['「姓名」(name)在重复表单「人口学资料」中，不能绑定患者信息「患者姓名」']);
+  });
+
+  it('should list a binding added or removed among the changes to publish', () => {
+    const before = definitionOf([{ key: 'name', label: '姓名', type: 'text' }]);
+    const bound = definitionOf([{ key: 'name', label: '姓名', type: 'text', binding: 'patient.name' }]);
+    expect(diffDefinitions(before, bound).map((c) => c.summary)).toEqual([
+      expect.stringContaining('绑定患者信息「患者姓名」'),
+    ]);
+    expect(diffDefinitions(bound, before).map((c) => c.summary)).toEqual([
+      expect.stringContaining('取消绑定患者信息（原为「患者姓名」）'),
+    ]);
   });
 
   it('should refuse an unknown binding in the schema', () => {
