@@ -192,7 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? combineNotifiers(createInAppNotifier(), createSmsNotifier({ sms, now: () => clock.now() }))
       : createInAppNotifier());
   const definitions = createDefinitionCache();
-  const formRecords = createFormRecordService({ db, clock, definitions, notifier });
+  const formRecords = createFormRecordService({ db, clock, definitions, notifier, patients });
   const recordMigration = createRecordMigrationService({ db, clock, definitions });
   registerFormRecordRoutes(app, { records: formRecords, migration: recordMigration });
   // follow-up worklist and record (issue 6)

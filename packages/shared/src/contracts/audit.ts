@@ -170,6 +170,8 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'form_record.delete': '删除表单实例',
   'form_record.sdv': '源数据核查',
   'form_record.pii_read': '查看表单身份信息',
+  'form_record.recalculate': '重新计算表单',
+  'form_record.patient_sync': '患者信息同步到表单',
   'data_query.create': '发起质疑',
   'data_query.answer': '回复质疑',
   'data_query.close': '关闭质疑',

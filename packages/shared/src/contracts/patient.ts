@@ -193,6 +193,19 @@ export const patientCreateRequest = z.object({
 export type PatientCreateRequest = z.input<typeof patientCreateRequest>;
 
 /**
+ * Each identity attribute's check exactly as 新增患者 applies it (a CRF field bound to the attribute, `forms/binding.ts`,
+ * is checked with the same schema: identity number checksum, phone, hospital number, …).
+ */
+export const PATIENT_ATTRIBUTE_SCHEMAS = {
+  name: nameField,
+  gender: genderField,
+  birthDate: clinicalDate('出生日期格式不正确'),
+  hospitalNo: hospitalNoField,
+  idNumber: idNumberField,
+  phone: phoneField,
+} as const;
+
+/**
  * `PUT patient-info` (`patient.edit`): the fields sent change (null clears an optional one). `rowVersion` is the version
  * the edit started from: 409 '患者信息已被他人修改，请刷新后重试' when someone saved in between.
  */

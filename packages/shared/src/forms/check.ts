@@ -12,6 +12,7 @@ import {
 import { lintLogic, listRefNodes, parseLogic, parseDateValue, type LogicRef } from './logic';
 import { describeCycle, dependencyOrder } from './graph';
 import { listFormFields, listForms } from './walk';
+import { PATIENT_BINDING_LABELS, attributeOf, bindingFits, bindingMismatchMessage } from './binding';
 
 /**
  * The engine's verdict on a definition: everything the zod schema cannot see. A draft may be saved with problems;
@@ -379,6 +380,46 @@ export function checkDefinition(definition: Definition, opts: CheckOptions = {})
     state.set(key, 'done');
   };
   for (const key of calcDeps.keys()) visit(key);
+
+  // Patient bindings: a fitting type, a non-repeating form, one field per attribute per form ----------------------
+  for (const entry of listForms(definition)) {
+    const { form } = entry;
+    const taken = new Map<string, string>();
+    form.fields.forEach((field, fi) => {
+      const binding = field.binding;
+      if (binding === undefined) return;
+      const at = `${entry.path}.fields.${fi}.binding`;
+      const label = PATIENT_BINDING_LABELS[binding];
+      if (form.repeating) {
+        add(at, form.key, field.key, `${fieldName(field)}在重复表单「${form.title}」中，不能绑定患者信息「${label}」`);
+        return;
+      }
+      if (!bindingFits(field, binding)) {
+        add(at, form.key, field.key, bindingMismatchMessage(field, binding));
+        return;
+      }
+      if (field.showIf !== undefined && field.showIf.trim() !== '') {
+        add(
+          at,
+          form.key,
+          field.key,
+          `${fieldName(field)}绑定了患者信息「${label}」，不能设置显示条件（患者信息总是显示）`,
+        );
+        return;
+      }
+      const other = taken.get(attributeOf(binding));
+      if (other !== undefined) {
+        add(
+          at,
+          form.key,
+          field.key,
+          `患者信息「${label}」在表单「${form.title}」中已绑定到字段 ${other}，每项只能绑定一个字段`,
+        );
+        return;
+      }
+      taken.set(attributeOf(binding), field.key);
+    });
+  }
 
   // Show-if circles within a form (or a group's row): the renderer could not settle which fields show.
   const refsOf = (src: string | undefined): string[] => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PATTERN_MAX_LENGTH } from './pattern';
+import { PATIENT_BINDINGS } from './binding';
 
 /**
  * The form definition: a project's "database" of case report forms. Categories → forms → fields; a repeating group
@@ -182,6 +183,11 @@ export const fieldSchema = z.object({
   type: z.enum(FIELD_TYPES),
   /** group: the row's fields */
   fields: z.array(groupColumnSchema).optional(),
+  /**
+   * Bound to a patient attribute (`binding.ts`): the value is the patient record's, never typed a second time. A
+   * form's own field only (group columns cannot be bound).
+   */
+  binding: z.enum(PATIENT_BINDINGS, '绑定的患者信息不正确').optional(),
 });
 export type FieldDefinition = z.infer<typeof fieldSchema>;
 /** A field anywhere: a form's own or a group's column. */

@@ -1,6 +1,7 @@
 import type { DefinitionChange } from '../contracts/form-definition';
 import type { AnyField, CategoryDefinition, Definition, FieldOption, FormDefinition } from './definition';
 import { FIELD_TYPE_LABELS } from './definition';
+import { PATIENT_BINDING_LABELS, type PatientBinding } from './binding';
 
 /**
  * The readable difference between two definitions (a version and the one before it, or the draft and the latest
@@ -37,6 +38,7 @@ const FIELD_PROPERTY_LABELS: Record<string, string> = {
   minRows: '最少行数',
   maxRows: '最多行数',
   rules: '校验规则',
+  binding: '绑定患者信息',
 };
 const FIELD_PROPERTIES = Object.keys(FIELD_PROPERTY_LABELS);
 
@@ -176,6 +178,12 @@ function fieldPropertySummary(property: string, before: unknown, after: unknown)
     const b = (before as { expr: string }[] | undefined) ?? [];
     const a = (after as { expr: string }[] | undefined) ?? [];
     return `校验规则由 ${b.length} 条改为 ${a.length} 条${a.length > 0 ? `：${a.map((r) => r.expr).join('；')}` : ''}`;
+  }
+  if (property === 'binding') {
+    const name = (v: unknown) => PATIENT_BINDING_LABELS[v as PatientBinding] ?? show(v);
+    if (after === undefined || after === null) return `取消${label}（原为「${name(before)}」）`;
+    if (before === undefined || before === null) return `${label}「${name(after)}」`;
+    return `${label}由「${name(before)}」改为「${name(after)}」`;
   }
   if (property === 'pattern') {
     const a = after as { regex: string } | undefined;

@@ -40,7 +40,8 @@ type Scalar = string | number | boolean | undefined;
 type FieldColumn = {
   header: string;
   width: number;
-  prop: keyof AnyField;
+  /** A property of every field; `binding` only of a form's own fields (a group column's cell stays empty). */
+  prop: keyof AnyField | 'binding';
   kind: 'string' | 'bool' | 'int' | 'number' | 'level' | 'accept' | 'codes' | 'options' | 'rules';
 };
 
@@ -70,6 +71,7 @@ const FIELD_COLUMNS: FieldColumn[] = [
   { header: '最少行数', width: 8, prop: 'minRows', kind: 'int' },
   { header: '最多行数', width: 8, prop: 'maxRows', kind: 'int' },
   { header: '校验规则', width: 36, prop: 'rules', kind: 'rules' },
+  { header: '绑定患者信息', width: 18, prop: 'binding', kind: 'string' },
 ];
 
 const H = {
@@ -176,7 +178,8 @@ type RowValues = Record<string, Scalar>;
 
 function fieldRow(field: AnyField, groupKey: string | undefined): RowValues {
   const row: RowValues = { [H.group]: groupKey, [H.key]: field.key, [H.type]: FIELD_TYPE_LABELS[field.type] };
-  for (const column of FIELD_COLUMNS) row[column.header] = formatScalar(column, field[column.prop]);
+  for (const column of FIELD_COLUMNS)
+    row[column.header] = formatScalar(column, (field as Partial<Record<string, unknown>>)[column.prop]);
   if (field.pattern) {
     row[H.patternRegex] = field.pattern.regex;
     row[H.patternMessage] = field.pattern.message;

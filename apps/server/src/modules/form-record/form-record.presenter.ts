@@ -13,6 +13,25 @@ import type { PublishedVersion } from './definition-cache';
 import { showPatientValue } from '@registry/shared/phi-mask';
 import type { QueryListRow, QueryRow, RecordExtras, RecordRow, VersionRowOut } from './form-record.repository';
 import { isPhiPath, maskData, pathLabelOf, phiKeys } from './record-data';
+import { maskedBoundValues, withPatientValues, type BoundValues } from './patient-binding';
+
+/**
+ * The data a caller sees: the bound fields hold the patient's current values (issue 12), `phi` values withheld without
+ * `patient.pii` — but a bound identity value shows masked exactly as the patient list shows it (`张*`).
+ */
+export function shownData(
+  form: FormDefinition,
+  stored: Readonly<Record<string, unknown>>,
+  pii: boolean,
+  bound: BoundValues | undefined,
+): { data: Record<string, unknown>; maskedPaths: string[] } {
+  const source = bound ? withPatientValues(form, stored, bound) : stored;
+  if (pii) return { data: { ...source }, maskedPaths: [] };
+  const masked = maskData(form, source);
+  return bound
+    ? { data: { ...masked.data, ...maskedBoundValues(form, bound) }, maskedPaths: masked.maskedPaths }
+    : masked;
+}
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 
@@ -47,9 +66,11 @@ export function presentRecord(
     pii: boolean;
     issues: readonly RecordIssue[];
     extras: RecordExtras;
+    /** The patient's values of the form's bound fields (when it has any). */
+    bound?: BoundValues;
   },
 ): FormRecordVO {
-  const { data, maskedPaths } = ctx.pii ? { data: row.data, maskedPaths: [] } : maskData(ctx.form, row.data);
+  const { data, maskedPaths } = shownData(ctx.form, row.data, ctx.pii, ctx.bound);
   const { names } = ctx.extras;
   return {
     id: row.id,
@@ -91,8 +112,10 @@ export function presentBlankRecord(
   formKey: string,
   instance: number,
   version: PublishedVersion,
+  shown?: { data: Record<string, unknown>; maskedPaths: string[] },
 ): FormRecordVO {
-  return blankRecord({ patientId, formKey, instance, versionId: version.id, versionNo: version.versionNo });
+  const blank = blankRecord({ patientId, formKey, instance, versionId: version.id, versionNo: version.versionNo });
+  return shown ? { ...blank, data: shown.data, maskedPaths: shown.maskedPaths } : blank;
 }
 
 export function presentSummary(

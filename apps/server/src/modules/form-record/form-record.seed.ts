@@ -8,7 +8,8 @@ import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { createDefinitionCache, type PublishedVersion } from './definition-cache';
 import { insertSdvMarks, latestVersionsOf, type RecordRow } from './form-record.repository';
 import { writeRecord } from './record-writer';
-import { findDemoProject } from '../patient/patient.seed';
+import { demoPatientIdentities, findDemoProject } from '../patient/patient.seed';
+import { withPatientValues } from './patient-binding';
 
 type Actor = 'entry' | 'entry2' | 'monitor';
 type Step = {
@@ -202,6 +203,7 @@ export async function seedDemoRecords(db: Db): Promise<number> {
       ...new Set(rows.flatMap((p) => (p.sub ? [p.sub] : []))),
     ]);
     const written = new Map<string, RecordRow>();
+    const identities = demoPatientIdentities();
     let n = 0;
     for (const step of STEPS) {
       const patient = byNo.get(step.patientNo);
@@ -215,7 +217,12 @@ export async function seedDemoRecords(db: Db): Promise<number> {
       const at = new Date(step.at);
       const key = `${patient.id}/${step.formKey}/${step.instance ?? 1}`;
       const existing = written.get(key) ?? null;
-      const verdict = validateRecord(form, step.data, {
+      // The bound fields hold the patient's own values (issue 12): one source of truth from the first record on.
+      const identity = identities.get(step.patientNo);
+      const stepData = identity
+        ? withPatientValues(form, step.data, { ...identity, gender: identity.gender as '1' | '2' })
+        : step.data;
+      const verdict = validateRecord(form, stepData, {
         mode: step.status === 'draft' ? 'draft' : 'submit',
         missingCodes: version.missingCodes,
         today: shanghaiDate(new Date()),

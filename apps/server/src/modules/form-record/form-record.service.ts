@@ -40,6 +40,7 @@ import {
   presentRecord,
   presentSummary,
   presentValueVersion,
+  shownData,
 } from './form-record.presenter';
 import {
   closeQueriesOfRecords,
@@ -60,13 +61,17 @@ import {
   nextInstance,
   softDeleteRecord,
   updateQuery,
-  type ContextRecord,
   type PatientContext,
   type RecordRow,
   type ScopedRecord,
 } from './form-record.repository';
 import { diffLeaves, fieldOfPath, isPhiPath, keepWithheld, leafValues, pathLabelOf, phiKeys } from './record-data';
+import { withPatientValues } from './patient-binding';
 import { writeRecord } from './record-writer';
+import { externalOf } from './external-values';
+import { boundFields } from '@registry/shared/forms/binding';
+import type { PatientService } from '../patient/patient.service';
+import { boundInput, type BoundValues } from './patient-binding';
 import { calcsRead, fieldKeysOf, recomputeCalcs } from './dependent-calcs';
 import { followupReadsForm, syncPatientFollowup } from '../followup/followup-sync';
 
@@ -116,21 +121,7 @@ export function completeness(
   return { filled, total, missingRequired };
 }
 
-/** Cross-form values: the data of the patient's other non-repeating forms. */
-export function externalOf(
-  records: readonly Pick<ContextRecord, 'formKey' | 'instance' | 'versionId' | 'data'>[],
-  versions: ReadonlyMap<string, PublishedVersion>,
-  formKey: string,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const r of records) {
-    if (r.formKey === formKey || r.instance !== 1) continue;
-    const form = versions.get(r.versionId)?.forms.get(r.formKey);
-    if (!form || form.repeating) continue;
-    Object.assign(out, r.data);
-  }
-  return out;
-}
+export { externalOf };
 
 export type FormRecordService = ReturnType<typeof createFormRecordService>;
 
@@ -140,6 +131,8 @@ export function createFormRecordService(deps: {
   definitions?: DefinitionCache;
   /** Tells the people of a query (issue 12) inside the query's transaction; none = nobody is told. */
   notifier?: Notifier;
+  /** The patient record: the one source of the CRF fields bound to it (issue 12). */
+  patients: Pick<PatientService, 'boundValues' | 'planBoundUpdate' | 'applyBoundUpdate'>;
 }) {
   const { db, clock } = deps;
   const cache = deps.definitions ?? createDefinitionCache();
@@ -183,6 +176,29 @@ export function createFormRecordService(deps: {
     return undefined;
   }
 
+  /** The patient's values of the form's bound fields; undefined when the form binds none (no read). */
+  async function boundOf(scope: ProjectScope, patientId: string, form: FormDefinition) {
+    return boundFields(form).length > 0 ? deps.patients.boundValues(scope, patientId) : undefined;
+  }
+
+  /** A blank record as the edit page gets it: the bound fields already hold the patient's values. */
+  async function presentBlank(
+    scope: ProjectScope,
+    patientId: string,
+    form: FormDefinition,
+    instance: number,
+    version: PublishedVersion,
+  ): Promise<FormRecordVO> {
+    const bound = await boundOf(scope, patientId, form);
+    return presentBlankRecord(
+      patientId,
+      form.key,
+      instance,
+      version,
+      bound ? shownData(form, {}, hasPii(scope), bound) : undefined,
+    );
+  }
+
   const engineContext = (version: PublishedVersion, external: Record<string, unknown>): EvaluateContext => ({
     missingCodes: version.missingCodes,
     external,
@@ -215,6 +231,7 @@ export function createFormRecordService(deps: {
       ...engineContext(version, externalOf(ctx.records, versions, row.formKey)),
       mode: 'draft',
     });
+    const bound = await boundOf(scope, ctx.patient.id, form);
     return presentRecord(row, {
       patientId: ctx.patient.id,
       version,
@@ -222,6 +239,7 @@ export function createFormRecordService(deps: {
       pii: hasPii(scope),
       issues: verdict.issues,
       extras: await loadRecordExtras(db, row.id),
+      ...(bound ? { bound } : {}),
     });
   }
 
@@ -260,7 +278,20 @@ export function createFormRecordService(deps: {
         const current = currentForm(ctx, versions, q.formKey);
         if (!current) throw new AppError(404, M.formNotFound);
         if (q.instance !== 1 && !current.form.repeating) throw new AppError(404, M.notFound);
-        return presentBlankRecord(ctx.patient.id, q.formKey, q.instance, current.version);
+        const blank = await presentBlank(scope, ctx.patient.id, current.form, q.instance, current.version);
+        // The patient's identity values shown in clear are a read of identified data, audited like the patient's.
+        if (
+          hasPii(scope) &&
+          blank.data &&
+          boundFields(current.form).some((b) => b.attribute !== 'gender' && !isBlankValue(blank.data[b.field.key]))
+        )
+          await audit(db, auditCtx, {
+            action: 'patient.pii_read',
+            entityType: 'patient',
+            entityId: ctx.patient.id,
+            newValue: { patientIds: [ctx.patient.id], formKey: q.formKey },
+          });
+        return blank;
       }
       const vo = await presentStored(scope, ctx, versions, found);
       const form = versions.get(found.versionId)?.forms.get(found.formKey);
@@ -308,7 +339,23 @@ export function createFormRecordService(deps: {
       if (existing && existing.rowVersion !== input.rowVersion) throw new AppError(409, M.stale);
 
       const pii = hasPii(scope);
-      const sent = !pii && existing ? keepWithheld(form, existing.data, input.data) : input.data;
+      // Bound fields (issue 12): the patient's attributes, checked like 新增患者; a change is the patient's change.
+      const bound = boundFields(form);
+      let patientPlan: Awaited<ReturnType<typeof deps.patients.planBoundUpdate>> = null;
+      let base = input.data;
+      if (bound.length > 0) {
+        const current: BoundValues = await deps.patients.boundValues(scope, ctx.patient.id);
+        const asked = boundInput(form, input.data, current, pii);
+        base = asked.data;
+        if (Object.keys(asked.changes).length > 0) {
+          patientPlan = await atFieldKeys(form, () =>
+            deps.patients.planBoundUpdate(scope, ctx.patient.id, asked.changes),
+          );
+          // A new identity number fills an empty birth date and sex, as on 新增患者: the record takes them too.
+          if (patientPlan) base = withPatientValues(form, base, patientPlan.next);
+        }
+      }
+      const sent = !pii && existing ? keepWithheld(form, existing.data, base) : base;
       const external = externalOf(ctx.records, versions, form.key);
       const engine = engineContext(version, external);
       const stored = existing?.data ?? {};
@@ -347,16 +394,17 @@ export function createFormRecordService(deps: {
       const reason = input.reason?.trim() ?? '';
       if ((from === 'submitted' || from === 'verified') && changes.length > 0 && reason === '')
         throw new AppError(400, M.reasonRequired, [{ path: 'reason', message: M.reasonRequired }]);
-      if (!existing && changes.length === 0 && status === 'draft')
-        return presentBlankRecord(
+      if (!existing && changes.length === 0 && status === 'draft' && !patientPlan)
+        return presentBlank(
+          scope,
           ctx.patient.id,
-          form.key,
+          form,
           next
             ? await nextInstance(db, { tenantId: scope.tenantId, patientId: ctx.patient.id, formKey: form.key })
             : target,
           version,
         );
-      if (existing && changes.length === 0 && status === existing.status)
+      if (existing && changes.length === 0 && status === existing.status && !patientPlan)
         return presentStored(scope, ctx, versions, existing);
 
       const sentLeaves = leafValues(form, sent);
@@ -433,16 +481,20 @@ export function createFormRecordService(deps: {
             action: 'form_record.recalculate',
           });
       };
+      // A bound value changed: the patient (audited `patient.update`, its other records' bound fields and follow-up)
+      // changes in the same transaction as the record, so the two never disagree.
       const written =
-        followup || dependents.length > 0
+        followup || dependents.length > 0 || patientPlan
           ? await db.transaction(async (tx) => {
               const result = await write(tx);
               await writeDependents(tx);
-              if (followup) await syncPatientFollowup(tx, auditCtx, ctx.patient.id, now);
+              if (patientPlan) await deps.patients.applyBoundUpdate(tx, scope, patientPlan, auditCtx, now);
+              else if (followup) await syncPatientFollowup(tx, auditCtx, ctx.patient.id, now);
               return result;
             })
           : await write(db);
       const row = written.record as RecordRow;
+      const boundNow = await boundOf(scope, ctx.patient.id, form);
       return presentRecord(row, {
         patientId: ctx.patient.id,
         version,
@@ -450,6 +502,7 @@ export function createFormRecordService(deps: {
         pii,
         issues: verdict.issues,
         extras: await loadRecordExtras(db, row.id),
+        ...(boundNow ? { bound: boundNow } : {}),
       });
     },
 
@@ -776,6 +829,21 @@ export function createFormRecordService(deps: {
       link,
     };
     await deps.notifier.notify(tx, [message]);
+  }
+
+  /** A patient check's issues (paths `idNumber`, `birthDate`, …) at the bound fields' keys of the form saved. */
+  async function atFieldKeys<T>(form: FormDefinition, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (!(err instanceof AppError) || !err.issues) throw err;
+      const keyOf = new Map(boundFields(form).map((b) => [b.attribute as string, b.field]));
+      const issues = err.issues.map((i) => {
+        const field = keyOf.get(i.path);
+        return field ? { path: field.key, message: `「${field.label}」：${i.message}` } : i;
+      });
+      throw new AppError(err.statusCode, issues[0]?.message ?? err.message, issues);
+    }
   }
 
   async function queryVO(id: string): Promise<DataQueryVO> {

@@ -71,11 +71,15 @@ export function fieldOfPath(form: FormDefinition, path: string): AnyField | unde
   return group?.fields?.find((c) => c.key === column && c.type !== 'section' && c.type !== 'description');
 }
 
-/** The form's field keys flagged `phi`: own fields by key, group columns as `group.column`. */
+/**
+ * The form's field keys flagged `phi`: own fields by key, group columns as `group.column`. A field bound to an identity
+ * attribute of the patient (name, birth date, identity number, phone, hospital number) counts as `phi` whatever its
+ * flag says: it holds the patient's own identity value.
+ */
 export function phiKeys(form: FormDefinition): Set<string> {
   const out = new Set<string>();
   for (const field of form.fields) {
-    if (field.phi) out.add(field.key);
+    if (field.phi || (field.binding !== undefined && field.binding !== 'patient.gender')) out.add(field.key);
     if (field.type === 'group') for (const c of field.fields ?? []) if (c.phi) out.add(`${field.key}.${c.key}`);
   }
   return out;

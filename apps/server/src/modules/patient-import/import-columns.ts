@@ -18,7 +18,8 @@ import { listForms } from '@registry/shared/forms/walk';
  * The columns of the patient import workbook: the demographics, then one column per data field of the non-repeating,
  * non-follow-up forms of the published definition(s) (a sub-project: the parent's forms, then its own). Labels in row
  * 1, variable keys in row 2 (demographics as `patient.<key>`, which no field key can be: keys hold no dot), data from
- * row 3. Layout, calculated, file and repeating-group fields have no column (calcs are computed on import).
+ * row 3. Layout, calculated, file and repeating-group fields have no column (calcs are computed on import), nor have
+ * fields bound to the patient record: they are the demographic columns.
  */
 
 export const IMPORT_SHEET = '患者数据';
@@ -163,7 +164,9 @@ export function fieldColumns(sources: readonly { definition: Definition; version
     for (const { form } of listForms(definition)) {
       if (form.repeating || form.followUp) continue;
       for (const field of form.fields) {
-        if (NO_COLUMN.includes(field.type) || seen.has(field.key)) continue;
+        // A field bound to the patient record has no column of its own: the demographic column (姓名, 性别, …) fills
+        // the patient, and the record's bound field takes the patient's value (issue 12).
+        if (NO_COLUMN.includes(field.type) || seen.has(field.key) || field.binding !== undefined) continue;
         seen.add(field.key);
         out.push({
           kind: 'field',

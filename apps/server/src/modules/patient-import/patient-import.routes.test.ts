@@ -186,7 +186,11 @@ describe('GET patient-import/template', () => {
     ]);
     expect(letters.get('patient.patientNo')).toBe('A');
     expect(letters.get('patient.status')).toBe('J');
-    expect(letters.get('name')).toBe('K'); // the CRF's own 姓名 field, after the demographics
+    // The 人口学资料 fields bound to the patient record are the demographic columns, not a second set (issue 12):
+    // the CRF's first column is its first unbound field, and no header appears twice.
+    for (const key of ['name', 'gender', 'birth_date', 'phone', 'id_number']) expect(letters.has(key)).toBe(false);
+    expect(letters.get('ethnicity')).toBe('K');
+    expect(new Set(labels).size).toBe(labels.length);
     // data fields of non-repeating, non-follow-up forms only; no calc, group or follow-up fields
     for (const key of ['weight', 'sbp', 'smoking', 'comorbidities', 'nyha', 'nt_probnp'])
       expect(letters.has(key)).toBe(true);
@@ -523,6 +527,65 @@ describe('POST patient-import/commit', () => {
     expect(list.json<Body<{ records: { fields: Record<string, unknown> }[] }>>().data.records[0]?.fields.bmi).toBe(
       24.2,
     );
+  });
+
+  it('should fill the 人口学资料 fields bound to the patient from the demographic columns, once', async () => {
+    // an existing patient whose 人口学资料 was saved before: the row changes its phone and its ethnicity
+    const [c01] = await t.db
+      .select()
+      .from(centers)
+      .where(and(eq(centers.projectId, hfId), eq(centers.code, 'C01')));
+    const added = await t.api({
+      method: 'POST',
+      url: '/patient-info',
+      token: owner,
+      payload: { name: '钱八', hospitalNo: 'ZY-BOUND', centerId: c01?.id },
+    });
+    const existing = added.json<Body<Patient>>().data;
+    const [stored] = await t.db
+      .insert(formRecords)
+      .values({
+        tenantId,
+        projectId: hfId,
+        patientId: existing.id,
+        formKey: 'demographics',
+        versionId: v1Id,
+        data: { name: '钱八', ethnicity: '01' },
+        status: 'draft',
+      })
+      .returning();
+    const file = await workbook([
+      {
+        'patient.name': '李九',
+        'patient.idNumber': ID_FEMALE_1985,
+        'patient.phone': '13955556666',
+        'patient.hospitalNo': 'ZY-NEW9',
+        'patient.centerCode': 'C01',
+        ethnicity: '01',
+      },
+      { 'patient.hospitalNo': 'ZY-BOUND', 'patient.phone': '13977778888', ethnicity: '02' },
+    ]);
+    const res = await upload(owner, 'commit', file, '人口学.xlsx');
+    expect(res.statusCode, res.body).toBe(200);
+    const [created] = await t.db.select().from(patients).where(eq(patients.hospitalNo, 'ZY-NEW9'));
+    const [demo] = await t.db
+      .select()
+      .from(formRecords)
+      .where(and(eq(formRecords.patientId, created?.id ?? ''), eq(formRecords.formKey, 'demographics')));
+    expect(demo?.data).toEqual({
+      name: '李九',
+      gender: '2',
+      birth_date: '1985-05-12',
+      age: expect.any(Number),
+      id_number: ID_FEMALE_1985,
+      phone: '13955556666',
+      ethnicity: '01',
+    });
+    const [again] = await t.db
+      .select()
+      .from(formRecords)
+      .where(eq(formRecords.id, stored?.id ?? ''));
+    expect(again?.data).toEqual({ name: '钱八', phone: '13977778888', ethnicity: '02' });
   });
 
   it('should roll everything back when the database refuses a row in the middle of the commit', async () => {

@@ -1,6 +1,6 @@
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { RecordStatus } from '@registry/shared/contracts/form-record';
-import { patientCreateRequest } from '@registry/shared/contracts/patient';
+import { idNumberFacts, patientCreateRequest } from '@registry/shared/contracts/patient';
 import type { ImportCellError, ImportCommitResponse, ImportReport } from '@registry/shared/contracts/patient-import';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { evaluateForm, validateRecord } from '@registry/shared/forms/record';
@@ -18,6 +18,8 @@ import { checkFileType } from '../file/file-type-check';
 import type { FileService } from '../file/file.service';
 import { diffLeaves } from '../form-record/record-data';
 import { writeRecord, type ExistingRecord } from '../form-record/record-writer';
+import { withPatientValues, type BoundValues } from '../form-record/patient-binding';
+import { BOUND_GENDER_CODES } from '@registry/shared/forms/binding';
 import { syncPatientFollowup } from '../followup/followup-sync';
 import { findProjectDuplicates, findVisiblePatients, type PatientRow } from '../patient/patient.repository';
 import {
@@ -382,13 +384,29 @@ export function createPatientImportService(deps: {
         if (first === undefined) claimedIdNumber.set(bi, row.rowNo);
       }
 
+      // The patient as it will be: the fields bound to it take its values (issue 12).
+      let patientValues: BoundValues | undefined;
+      if (target?.kind === 'existing') patientValues = target.plan.next;
+      else if (target?.kind === 'new') {
+        const facts = row.demo.idNumber ? idNumberFacts(row.demo.idNumber) : null;
+        patientValues = {
+          name: target.input.name,
+          gender: row.demo.gender ?? facts?.gender ?? null,
+          birthDate: row.demo.birthDate ?? facts?.birthDate ?? null,
+          idNumber: row.demo.idNumber ?? null,
+          phone: row.demo.phone ?? null,
+          hospitalNo: row.demo.hospitalNo ?? null,
+        };
+      }
+
       // the forms: the stored first instance overlaid with the row's cells, checked by the engine as a draft
       const merged = new Map<string, Record<string, unknown>>();
       for (const column of sources.fields) {
         const formKey = column.form.key;
         if (merged.has(formKey)) continue;
         const stored = existing ? recordOf.get(`${existing.id}\u0000${formKey}`)?.data : undefined;
-        merged.set(formKey, { ...(stored ?? {}), ...(row.values.get(formKey) ?? {}) });
+        const data = { ...(stored ?? {}), ...(row.values.get(formKey) ?? {}) };
+        merged.set(formKey, patientValues ? withPatientValues(column.form, data, patientValues) : data);
       }
       const formPlans: FormPlan[] = [];
       for (const [formKey, rowValues] of row.values) {
@@ -415,7 +433,9 @@ export function createPatientImportService(deps: {
         const verdict = validateRecord(form, data, {
           ...ctx,
           mode: 'draft',
-          dictionaryHas: (dictCode, code) => dictCodes.get(dictCode)?.has(code) === true,
+          // a bound sex field holds the patient's code (checked by the patient contract), its list has no column
+          dictionaryHas: (dictCode, code) =>
+            dictCodes.get(dictCode)?.has(code) === true || (dictCode === 'gender' && BOUND_GENDER_CODES.includes(code)),
         });
         for (const issue of verdict.issues)
           if (issue.level === 'hard') atField(issue.fieldKey, issue.message, form.title);
@@ -537,11 +557,8 @@ export function createPatientImportService(deps: {
                 .id;
               recordProjectId = scope.projectId;
             } else {
-              const { patient, plan } = row.target;
-              if (plan.changed.length > 0)
-                await patients.updateInTransaction(tx, scope, plan, patient.rowVersion, ctx, now);
-              patientId = patient.id;
-              recordProjectId = patient.subProjectId ?? scope.rootProjectId;
+              patientId = row.target.patient.id;
+              recordProjectId = row.target.patient.subProjectId ?? scope.rootProjectId;
             }
             for (const f of row.forms) {
               const result = await writeRecord(tx, ctx, {
@@ -563,6 +580,10 @@ export function createPatientImportService(deps: {
               });
               valueCount += result.changes.length;
             }
+            // After the row's records, which already hold the patient's new values in their bound fields: the
+            // update brings the patient's other records in step (their rows are not the ones written above).
+            if (row.target.kind === 'existing' && row.target.plan.changed.length > 0)
+              await patients.updateInTransaction(tx, scope, row.target.plan, row.target.patient.rowVersion, ctx, now);
             await syncPatientFollowup(tx, ctx, patientId, now); // follow-up plans by rule, anchors, tasks
           }
           await audit(

@@ -4,7 +4,7 @@ import { listForms } from '@registry/shared/forms/walk';
 import { AppError } from '../../lib/errors';
 
 /**
- * The CRF columns of the patient list: the list-flagged (`listColumn`) data fields of the published definitions of the
+ * The CRF columns of the patient list: the list-flagged (`listColumn`) data fields (not bound to the patient record) of the published definitions of the
  * project (and of its parent, for a sub-project), read from the first instance of their form. Pure: the service loads
  * the definitions, the repository turns the checked conditions into SQL.
  */
@@ -61,7 +61,14 @@ export function listColumnFields(definitions: readonly Definition[]): ListField[
     for (const { form } of listForms(definition)) {
       for (const field of form.fields) {
         const kind = KIND_OF[field.type];
-        if (!field.listColumn || kind === undefined || seen.has(field.key) || !FIELD_KEY_PATTERN.test(field.key))
+        // A field bound to the patient record is the patient's own column (姓名, 性别, …), never a second one.
+        if (
+          !field.listColumn ||
+          field.binding !== undefined ||
+          kind === undefined ||
+          seen.has(field.key) ||
+          !FIELD_KEY_PATTERN.test(field.key)
+        )
           continue;
         seen.add(field.key);
         out.push({

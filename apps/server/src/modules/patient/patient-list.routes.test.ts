@@ -33,16 +33,21 @@ let versionId: string;
 let tenantId: string;
 const ids: Record<string, string> = {};
 
-/** HF-REG version 2: more list-flagged fields (a date, a radio, a checkbox, a decimal with a missing-data code). */
-const flag = (keys: string[]) => (field: FieldDefinition) =>
-  keys.includes(field.key) ? { ...field, listColumn: true } : field;
+/**
+ * HF-REG version 2: more list-flagged fields (a date, a radio, a checkbox, a decimal with a missing-data code), and
+ * name and gender as CRF-only fields (not bound to the patient record, as a definition without bindings has them).
+ */
+const flag = (keys: string[]) => (field: FieldDefinition) => {
+  const { binding: _bound, ...unbound } = field;
+  return keys.includes(field.key) ? { ...unbound, listColumn: true } : unbound;
+};
 const V2: Definition = {
   ...HF_REG_DEFINITION,
   categories: HF_REG_DEFINITION.categories.map((category) => ({
     ...category,
     forms: category.forms.map((form) => ({
       ...form,
-      fields: form.fields.map(flag(['vs_date', 'weight', 'nyha', 'comorbidities'])),
+      fields: form.fields.map(flag(['vs_date', 'weight', 'nyha', 'comorbidities', 'name', 'gender', 'age'])),
     })),
   })),
 };

@@ -101,6 +101,32 @@ const DEMO_PATIENTS: DemoPatient[] = [
   },
 ];
 
+/**
+ * The identity values of each demo patient by patient number (what `seedDemoPatients` stores, in clear): the demo
+ * records' bound fields take them, so the CRF and the patient agree from the start.
+ */
+export function demoPatientIdentities(): Map<
+  string,
+  { name: string; gender: string; birthDate: string; idNumber: string; phone: string; hospitalNo: string }
+> {
+  return new Map(
+    DEMO_PATIENTS.map((p, i) => {
+      const idNumber = withCheck(p.id17);
+      return [
+        `${p.center}-${String(i + 1).padStart(4, '0')}`,
+        {
+          name: p.name,
+          gender: Number(idNumber[16]) % 2 === 1 ? '1' : '2',
+          birthDate: `${idNumber.slice(6, 10)}-${idNumber.slice(10, 12)}-${idNumber.slice(12, 14)}`,
+          idNumber,
+          phone: p.phone,
+          hospitalNo: p.hospitalNo,
+        },
+      ];
+    }),
+  );
+}
+
 /** The demo project 心力衰竭注册登记研究 (HF-REG of tenant h001), or undefined without the demo data. */
 export async function findDemoProject(db: Db): Promise<{ id: string; tenantId: string } | undefined> {
   const [hf] = await db

@@ -23,6 +23,8 @@ import { isUuid, requireProjectScope, type ProjectScope } from '../project/proje
 import { existingDictOptions, dictOptionKey } from '../database/database.repository';
 import { createDefinitionCache } from '../form-record/definition-cache';
 import { syncPatientFollowup } from '../followup/followup-sync';
+import { syncBoundRecords, type BoundValues } from '../form-record/patient-binding';
+import type { BoundAttribute } from '@registry/shared/forms/binding';
 import {
   checkFieldQuery,
   LIST_FIELD_MESSAGES,
@@ -73,6 +75,15 @@ export type EditableField =
   'name' | 'gender' | 'birthDate' | 'hospitalNo' | 'idNumber' | 'phone' | 'centerId' | 'enrolDate' | 'status';
 
 type AuditValues = Record<string, string | null>;
+
+const BOUND_ATTRIBUTES: ReadonlySet<string> = new Set<BoundAttribute>([
+  'name',
+  'gender',
+  'birthDate',
+  'idNumber',
+  'phone',
+  'hospitalNo',
+]);
 
 export type PatientService = ReturnType<typeof createPatientService>;
 
@@ -315,12 +326,9 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
     return { id: row.id, patientNo };
   }
 
-  /**
-   * What an edit changes: the current values (identity data decrypted), the next ones (`undefined` keeps a value,
-   * null clears it) and the changed fields; a new identity number fills an empty birth date and gender, as on add.
-   */
-  function planUpdate(before: PatientRow, input: Partial<Record<EditableField, string | null>>): PatientUpdatePlan {
-    const old: PatientValues = {
+  /** The current values of a patient (identity data decrypted), as the edits compare them. */
+  function valuesOf(before: PatientRow): PatientValues {
+    return {
       name: before.name,
       gender: before.gender,
       birthDate: before.birthDate,
@@ -331,6 +339,14 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       enrolDate: before.enrolDate,
       status: before.status,
     };
+  }
+
+  /**
+   * What an edit changes: the current values (identity data decrypted), the next ones (`undefined` keeps a value,
+   * null clears it) and the changed fields; a new identity number fills an empty birth date and gender, as on add.
+   */
+  function planUpdate(before: PatientRow, input: Partial<Record<EditableField, string | null>>): PatientUpdatePlan {
+    const old = valuesOf(before);
     const next = { ...old };
     const changed: EditableField[] = [];
     for (const k of Object.keys(old) as EditableField[]) {
@@ -386,6 +402,9 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       updatedAt: now,
     });
     if (!row) throw new AppError(409, M.stale);
+    // The CRF fields bound to the patient (issue 12) follow it in the same transaction.
+    if (changed.some((k) => BOUND_ATTRIBUTES.has(k)))
+      await syncBoundRecords(tx, ctx, { scope, patientId: before.id, values: next, at: now });
     const pick = (v: PatientValues) => auditValues(Object.fromEntries(changed.map((k) => [k, v[k]])));
     await audit(
       tx,
@@ -437,6 +456,46 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
     insertInTransaction: insertPatient,
     planUpdate,
     updateInTransaction: writeUpdate,
+
+    /**
+     * For the CRF fields bound to the patient (`modules/form-record`, issue 12): the patient's identity values, in
+     * clear (the caller masks them for a user without `patient.pii`). 404 outside the caller's scope.
+     */
+    async boundValues(scope: ProjectScope, patientId: string): Promise<BoundValues> {
+      return valuesOf(await visible(scope, patientId));
+    },
+
+    /**
+     * A record save's change of bound attributes, checked exactly as 编辑患者 checks it (identity number, birth date
+     * and sex agree; identity and hospital numbers unique in the project: 400 / 409), or null when nothing changes.
+     */
+    async planBoundUpdate(
+      scope: ProjectScope,
+      patientId: string,
+      changes: Partial<Record<BoundAttribute, string | null>>,
+    ): Promise<PatientUpdatePlan | null> {
+      const before = await visible(scope, patientId);
+      const plan = planUpdate(before, changes);
+      const { next, changed } = plan;
+      if (changed.length === 0) return null;
+      if (changed.some((k) => k === 'idNumber' || k === 'birthDate' || k === 'gender')) checkConsistency(next);
+      await refuseDuplicates(
+        scope,
+        {
+          idNumberBi: changed.includes('idNumber') && next.idNumber ? blindIndex(keys, next.idNumber) : null,
+          hospitalNo: changed.includes('hospitalNo') ? next.hospitalNo : null,
+        },
+        before.id,
+      );
+      return plan;
+    },
+
+    /** Writes a planned bound change inside the record save's transaction (audited `patient.update`, follow-up sync). */
+    async applyBoundUpdate(tx: Executor, scope: ProjectScope, plan: PatientUpdatePlan, ctx: AuditContext, now: Date) {
+      await writeUpdate(tx, scope, plan, plan.before.rowVersion, ctx, now);
+      await syncPatientFollowup(tx, ctx, plan.before.id, now);
+      forgetPatientListTotals();
+    },
 
     async page(auth: AuthContext, q: PageInput, ctx: AuditContext): Promise<PatientPageResponse> {
       const scope = await requireProjectScope(db, auth);

@@ -291,6 +291,39 @@ describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
     expect(await screen.findByText('已发布版本 v2')).toBeInTheDocument();
   });
 
+  it('should bind a field to the patient record and say at once when its type does not fit', async () => {
+    serve();
+    server.use(
+      http.put(apiUrl('/form-definition/draft'), () => ok({ revision: 4, problems: [], unpublishedChanges: true })),
+    );
+    const { user } = await renderDesigner();
+    const pick = async (label: string) => {
+      await user.click(screen.getByRole('combobox', { name: '绑定患者信息' }));
+      const option = await waitFor(() => {
+        const found = [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].find(
+          (el) => el.textContent === label && el.closest('.ant-select-dropdown-hidden') === null,
+        );
+        if (!found) throw new Error(`没有选项 ${label}`);
+        return found;
+      });
+      await user.click(option);
+    };
+    // an integer cannot hold the birth date: refused at once, with the message publishing would give
+    fireEvent.click(fieldRow('年龄'));
+    await pick('出生日期');
+    expect(
+      await screen.findByText('「年龄」(age)绑定了患者信息「出生日期」，字段类型须为日期', { selector: '.prop-error' }),
+    ).toBeInTheDocument();
+    // a radio with the patient's sex codes fits: it shows the patient's value from now on
+    fireEvent.click(fieldRow('性别'));
+    await pick('性别');
+    expect(await screen.findByText(/取自患者信息：新增患者时填写一次/)).toBeInTheDocument();
+    expect(document.querySelector('.prop-error')).toBeNull();
+    expect(screen.getByTitle('绑定患者信息：性别')).toHaveTextContent('患者');
+    // the patient list shows the patient's own column: no second one for a bound field
+    expect(screen.getByRole('checkbox', { name: '显示在患者列表' })).toBeDisabled();
+  });
+
   it('should list a refused variable name in 问题 and refuse to publish until it is corrected', async () => {
     serve(draftResponse({ unpublishedChanges: true, latestVersion: null }));
     const calls = { preview: 0, publish: 0 };

@@ -25,6 +25,7 @@ import {
   type FormDefinition,
   type GroupColumn,
 } from '@registry/shared/forms/definition';
+import { PATIENT_BINDING_LABELS } from '@registry/shared/forms/binding';
 import { collectKeys, newField, nextKey, ops, type FieldRef } from '../hooks/definition-ops';
 import { useDesignerContext } from '../hooks/designer-context';
 import { useDesignerStore } from '../hooks/use-designer-store';
@@ -34,6 +35,11 @@ function Badges({ field }: { field: AnyField }) {
     <Space size={2} className="field-row-badges">
       {field.required && <Tag color="red">必填</Tag>}
       {field.phi && <Tag color="purple">PHI</Tag>}
+      {'binding' in field && field.binding && (
+        <Tag color="geekblue" title={`绑定患者信息：${PATIENT_BINDING_LABELS[field.binding]}`}>
+          患者
+        </Tag>
+      )}
       {field.listColumn && <Tag color="blue">列表</Tag>}
       {field.showIf && <Tag color="cyan">条件显示</Tag>}
       {field.rules && field.rules.length > 0 && <Tag color="gold">规则 {field.rules.length}</Tag>}

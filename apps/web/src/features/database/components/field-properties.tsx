@@ -12,8 +12,15 @@ import {
   type FieldType,
 } from '@registry/shared/forms/definition';
 import { compilePattern } from '@registry/shared/forms/pattern';
+import {
+  PATIENT_BINDINGS,
+  PATIENT_BINDING_LABELS,
+  bindingFits,
+  bindingMismatchMessage,
+  type PatientBinding,
+} from '@registry/shared/forms/binding';
 import { useDicts } from '../api/list-dicts';
-import { collectKeys, findField, listFieldChoices, ops, type FieldRef } from '../hooks/definition-ops';
+import { collectKeys, findField, findForm, listFieldChoices, ops, type FieldRef } from '../hooks/definition-ops';
 import { useDesignerContext } from '../hooks/designer-context';
 import { sameRef, useDesignerStore } from '../hooks/use-designer-store';
 import { LogicInput } from './logic-input';
@@ -197,6 +204,51 @@ function RulesEditor({
   );
 }
 
+const BINDING_OPTIONS = PATIENT_BINDINGS.map((b) => ({ value: b, label: PATIENT_BINDING_LABELS[b] }));
+
+/**
+ * 绑定患者信息 (issue 12): the field shows and edits the patient record's own value (name, sex, …) instead of a second
+ * copy. A type that does not fit is said at once (the same message blocks publishing, listed in 问题).
+ */
+function BindingProp({
+  field,
+  repeating,
+  onChange,
+}: {
+  field: FieldDefinition;
+  repeating: boolean;
+  onChange: (binding: PatientBinding | undefined) => void;
+}) {
+  const binding = field.binding;
+  const error =
+    binding === undefined
+      ? null
+      : repeating
+        ? `重复表单的字段不能绑定患者信息「${PATIENT_BINDING_LABELS[binding]}」`
+        : bindingFits(field, binding)
+          ? null
+          : bindingMismatchMessage(field, binding);
+  const help = error ? (
+    <span className="prop-error">{error}</span>
+  ) : binding ? (
+    '取自患者信息：新增患者时填写一次，表单中显示患者的当前值，修改会同时更新患者信息'
+  ) : undefined;
+  return (
+    <Prop id="prop-binding" label="绑定患者信息" help={help}>
+      <Select
+        id="prop-binding"
+        aria-label="绑定患者信息"
+        allowClear
+        placeholder="不绑定"
+        value={binding ?? null}
+        status={error ? 'error' : undefined}
+        options={BINDING_OPTIONS}
+        onChange={(value: PatientBinding | null | undefined) => onChange(value ?? undefined)}
+      />
+    </Prop>
+  );
+}
+
 /** The selected field's properties; every change goes straight into the working draft. */
 export function FieldProperties({ readOnly }: { readOnly: boolean }) {
   const { modal } = App.useApp();
@@ -295,6 +347,13 @@ export function FieldProperties({ readOnly }: { readOnly: boolean }) {
       <Prop id="prop-type" label="字段类型">
         <Select id="prop-type" value={type} options={typeOptions} onChange={changeType} />
       </Prop>
+      {!ref.columnKey && !isLayout && type !== 'group' && (
+        <BindingProp
+          field={field as FieldDefinition}
+          repeating={findForm(source, ref.formKey)?.repeating === true}
+          onChange={(binding) => update({ binding }, 'binding')}
+        />
+      )}
       {!isLayout && (
         <Space wrap size={[16, 0]} className="prop-flags">
           <Checkbox
@@ -312,6 +371,8 @@ export function FieldProperties({ readOnly }: { readOnly: boolean }) {
           {!ref.columnKey && (
             <Checkbox
               checked={field.listColumn ?? false}
+              disabled={'binding' in field && field.binding !== undefined}
+              title={'binding' in field && field.binding ? '绑定患者信息的字段由患者列表的固定列显示' : undefined}
               onChange={(e) => update({ listColumn: e.target.checked || undefined }, 'listColumn')}
             >
               显示在患者列表

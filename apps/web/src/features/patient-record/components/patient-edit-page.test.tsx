@@ -318,6 +318,32 @@ describe('PatientEditPage', { timeout: 60_000 }, () => {
     expect(calls.saves[0]?.action).toBe('submit');
   });
 
+  it('should show a field bound to the patient with the patient’s value and read the patient again after saving it', async () => {
+    const bound = structuredClone(RECORD_DEFINITION);
+    bound.categories[0]?.forms[0]?.fields.push({ key: 'pname', label: '姓名', type: 'text', binding: 'patient.name' });
+    const calls = serve({ record: buildRecord({ data: { vs_date: '2026-03-02', weight: 68.5, pname: '张三' } }) });
+    let patientReads = 0;
+    server.use(
+      http.get(apiUrl('/form-definition/published'), () => ok(buildPublished(bound))),
+      http.get(apiUrl('/patient-info/:id'), () => {
+        patientReads += 1;
+        return ok(buildPatient());
+      }),
+    );
+    const { user } = await renderEdit();
+    const name = await screen.findByLabelText('姓名');
+    expect(name).toHaveValue('张三');
+    expect(name).toBeEnabled();
+    expect(screen.getByText('患者信息', { selector: '.bound-mark' })).toBeInTheDocument();
+    const reads = patientReads;
+    fireEvent.change(name, { target: { value: '张四' } });
+    await user.click(button(/^保存草稿$/));
+    await waitFor(() => expect(calls.saves).toHaveLength(1));
+    expect(calls.saves[0]?.data).toMatchObject({ pname: '张四' });
+    // the save changed the patient itself: the header reads it again
+    await waitFor(() => expect(patientReads).toBeGreaterThan(reads));
+  });
+
   it('should edit a record on the version it was entered with when a newer version was published since', async () => {
     const V2 = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
     const newer = structuredClone(RECORD_DEFINITION);

@@ -14,7 +14,7 @@ import { deleteRecord } from '../api/delete-record';
 import { usePatient } from '../api/get-patient';
 import { usePublishedVersion } from '../api/get-published-version';
 import { useRecord } from '../api/get-record';
-import { recordKeys } from '../api/keys';
+import { patientKeys, recordKeys } from '../api/keys';
 import { usePatientRecords } from '../api/list-patient-records';
 import { formOf, useRecordDefinition, withRecordVersion, type RecordDefinition } from '../hooks/record-definition';
 import { FormTree, recordsByForm, type TreeSelection } from './form-tree';
@@ -205,6 +205,8 @@ function EditWorkspace({ patientId }: { patientId: string }) {
   const onSaved = useCallback(
     (record: FormRecordVO) => {
       void queryClient.invalidateQueries({ queryKey: recordKeys.patient(patientId) });
+      // a bound field (name, phone, …) may have changed the patient itself: the header reads it again
+      void queryClient.invalidateQueries({ queryKey: patientKeys.detail(patientId) });
       if (selection?.instance === 'new' && selection.formKey === record.formKey) {
         setRenamed({ from: selectionId(selection), to: `${record.formKey}:${record.instance}` });
         go({ formKey: record.formKey, instance: record.instance }, true);

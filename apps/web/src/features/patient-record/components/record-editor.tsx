@@ -59,6 +59,8 @@ export type RecordEditorProps = {
   focusPath?: string | null;
 };
 
+/** The mark of a field bound to the patient record. */
+export const BOUND_HINT = '取自患者信息（与新增患者、编辑患者同一份数据）：修改会同时更新患者信息';
 export const MASKED_HINT = '隐私信息已隐藏（您没有查看患者身份信息的权限），不能修改';
 
 function timeOf(iso: string): string {
@@ -181,19 +183,34 @@ export function RecordEditor({
   const points = record.points;
   const markers = useMemo(() => {
     const out = new Map<string, ReactNode>();
-    if (!recordId) return out;
-    for (const point of points) {
+    for (const point of recordId ? points : []) {
       if (!isMarked(point)) continue;
       out.set(
         point.path,
         <FieldMarker
-          recordId={recordId}
+          recordId={recordId ?? ''}
           path={point.path}
           label={pathLabel(form, point.path)}
           point={point}
           field={fieldAt(form, point.path)}
           missingCodes={missingCodes}
         />,
+      );
+    }
+    // Fields bound to the patient record (issue 12): the patient's own value, not a second copy.
+    for (const field of form.repeating ? [] : form.fields) {
+      if (!field.binding) continue;
+      const own = out.get(field.key);
+      out.set(
+        field.key,
+        <Space size={4} key={field.key}>
+          {own}
+          <Tooltip title={BOUND_HINT}>
+            <Tag color="geekblue" className="bound-mark">
+              患者信息
+            </Tag>
+          </Tooltip>
+        </Space>,
       );
     }
     return out;

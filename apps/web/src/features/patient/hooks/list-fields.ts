@@ -66,7 +66,8 @@ function fromDefinition(definition: Definition): ListField[] {
     for (const form of category.forms)
       for (const field of form.fields) {
         // The server reads values of the data fields it can compare (no group, layout or file field).
-        if (!field.listColumn || filterKind(field.type) === 'none') continue;
+        // A field bound to the patient record is the patient's own column (姓名, 性别, …): the server has no second one.
+        if (!field.listColumn || field.binding !== undefined || filterKind(field.type) === 'none') continue;
         out.push(toListField(field, form.title, definition.missingCodes));
       }
   return out;
