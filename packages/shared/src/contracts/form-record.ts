@@ -1,6 +1,31 @@
 import { z } from 'zod';
 import { int4, queryInt4 } from './fields';
 import { recordIssue } from './form-definition';
+import {
+  RECORD_STATUSES,
+  RECORD_STATUS_LABELS,
+  VALUE_SOURCES,
+  VALUE_SOURCE_LABELS,
+  QUERY_STATUS_CODES,
+  QUERY_STATUS_LABELS,
+  blankRecord,
+  type RecordStatus,
+  type ValueSource,
+  type QueryStatus,
+} from './form-record-codes';
+
+export {
+  RECORD_STATUSES,
+  RECORD_STATUS_LABELS,
+  VALUE_SOURCES,
+  VALUE_SOURCE_LABELS,
+  QUERY_STATUS_CODES,
+  QUERY_STATUS_LABELS,
+  blankRecord,
+  type RecordStatus,
+  type ValueSource,
+  type QueryStatus,
+};
 
 /**
  * CRF records of a patient (`/patient/edit`, `/patient/file`, `/patient/source`). Base `form-record`.
@@ -18,32 +43,6 @@ import { recordIssue } from './form-definition';
  * answers 404 '患者不存在' / '表单记录不存在'. Without `patient.pii`, values of fields flagged `phi` are returned as
  * null and listed in `maskedPaths`. Responses carry `Cache-Control: no-store`.
  */
-export const RECORD_STATUSES = ['draft', 'submitted', 'verified', 'locked'] as const;
-export type RecordStatus = (typeof RECORD_STATUSES)[number];
-export const RECORD_STATUS_LABELS: Readonly<Record<RecordStatus, string>> = {
-  draft: '草稿',
-  submitted: '已提交',
-  verified: '已核查',
-  locked: '已锁定',
-};
-
-export const VALUE_SOURCES = ['manual', 'import', 'recognition', 'api', 'calc'] as const;
-export type ValueSource = (typeof VALUE_SOURCES)[number];
-export const VALUE_SOURCE_LABELS: Readonly<Record<ValueSource, string>> = {
-  manual: '手工录入',
-  import: 'Excel导入',
-  recognition: 'AI识别',
-  api: '接口',
-  calc: '自动计算',
-};
-
-export const QUERY_STATUS_CODES = ['open', 'answered', 'closed'] as const;
-export type QueryStatus = (typeof QUERY_STATUS_CODES)[number];
-export const QUERY_STATUS_LABELS: Readonly<Record<QueryStatus, string>> = {
-  open: '待回复',
-  answered: '已回复',
-  closed: '已关闭',
-};
 
 /** Where a value came from: import `{ batchId, fileName, row }`, recognition `{ documentId, page, box }`. */
 export const valueSourceRef = z.record(z.string(), z.unknown()).nullable();
@@ -116,37 +115,6 @@ export const formRecordVO = z.object({
   lockedByName: z.string().nullable(),
 });
 export type FormRecordVO = z.infer<typeof formRecordVO>;
-
-/** A record not saved yet (id null, row version 0): what the server answers before the first save, and what the edit
- * page starts a new instance of a repeating form from (instance 0: the server numbers it on the first save). */
-export function blankRecord(head: {
-  patientId: string;
-  formKey: string;
-  instance: number;
-  versionId: string;
-  versionNo: number;
-}): FormRecordVO {
-  return {
-    id: null,
-    ...head,
-    status: 'draft',
-    rowVersion: 0,
-    data: {},
-    maskedPaths: [],
-    issues: [],
-    points: [],
-    queries: [],
-    createdAt: null,
-    updatedAt: null,
-    updatedByName: null,
-    submittedAt: null,
-    submittedByName: null,
-    verifiedAt: null,
-    verifiedByName: null,
-    lockedAt: null,
-    lockedByName: null,
-  };
-}
 
 /** One record in the patient's overview: what the form tree shows (status and completeness). */
 export const recordSummary = z.object({

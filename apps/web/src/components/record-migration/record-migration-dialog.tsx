@@ -16,7 +16,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MigrationItemVO, MigrationSelection } from '@registry/shared/contracts/record-migration';
 import { MIGRATION_PREVIEW_ITEMS } from '@registry/shared/contracts/record-migration';
-import { RECORD_STATUS_LABELS, type RecordStatus } from '@registry/shared/contracts/form-record';
+import { RECORD_STATUS_LABELS, type RecordStatus } from '@registry/shared/contracts/form-record-codes';
 import { applyMigration, migrationKeys, previewMigration } from './migration-api';
 
 type Props = {
