@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Descriptions, Modal, Space, Steps, Table, Typography, Upload } from 'antd';
-import { LazyResult } from '../../../components/lazy-result/lazy-result';
+import { Alert, Button, Descriptions, Modal, Result, Space, Steps, Table, Typography, Upload } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import {
   importCellError,
@@ -156,7 +155,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
         items={[{ title: '填写模板' }, { title: '上传并检查' }, { title: '写入数据' }, { title: '完成' }]}
       />
       {result ? (
-        <LazyResult
+        <Result
           status="success"
           title="导入完成"
           subTitle={`共 ${result.rowCount} 行：新增患者 ${result.createdPatients} 名，更新患者 ${result.updatedPatients} 名，写入数据项 ${result.valueCount} 个。每个值的来源记录为本次导入的文件和行号。`}
