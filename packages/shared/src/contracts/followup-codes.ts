@@ -1,5 +1,6 @@
 /**
- * The codes and labels of the follow-up contract (`followup.ts`), without its zod schemas: the web imports them from here, so a page that shows a contact method or a follow-up status does not load zod. `followup.ts` re-exports them.
+ * The codes and labels of the follow-up contract (`followup.ts`), without its zod schemas: the web imports them from
+ * here, so a page that shows a contact method or a follow-up status does not load zod. `followup.ts` re-exports them.
  */
 export const PLAN_KINDS = ['relative', 'fixed'] as const;
 export type PlanKind = (typeof PLAN_KINDS)[number];

@@ -1,7 +1,9 @@
 import type { FormRecordVO } from './form-record';
 
 /**
- * The codes and labels of the form-record contract (`form-record.ts`) and its blank record, without the zod schemas: the web imports them from here, so a page that shows a record's status does not load zod. `form-record.ts` re-exports them.
+ * The codes and labels of the form-record contract (`form-record.ts`) and its blank record, without the zod schemas:
+ * the web imports them from here, so a page that shows a record's status does not load zod. `form-record.ts`
+ * re-exports them.
  */
 export const RECORD_STATUSES = ['draft', 'submitted', 'verified', 'locked'] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];

@@ -1,5 +1,6 @@
 /**
- * The codes, labels and identity-number rules of the patient contract (`patient.ts`), without its zod schemas: the web imports them from here, so a page that shows a status does not load zod. `patient.ts` re-exports them.
+ * The codes, labels and identity-number rules of the patient contract (`patient.ts`), without its zod schemas: the web
+ * imports them from here, so a page that shows a status does not load zod. `patient.ts` re-exports them.
  */
 export const PATIENT_STATUSES = ['screening', 'enrolled', 'withdrawn', 'completed', 'deceased'] as const;
 export type PatientStatus = (typeof PATIENT_STATUSES)[number];
