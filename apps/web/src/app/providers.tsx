@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { ConfigProvider, message, theme } from 'antd';
+import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
@@ -9,45 +9,23 @@ import { registerToast, TOAST_CONFIG } from '../lib/toast';
 
 dayjs.locale('zh-cn');
 
-/**
- * Hands a context-aware message instance (theme, locale) to the request layer. antd's `App` would do it too, but it
- * also brings its modal and notification hosts (and their dialogs) onto every page: a page that needs a confirm
- * dialog mounts its own (`Modal.useModal`, or `App` around the CRF designer).
- */
-function ToastHost() {
-  const [api, holder] = message.useMessage(TOAST_CONFIG);
+/** Hands antd's context-aware message instance to the request layer. */
+function ToastBridge() {
+  const { message } = AntApp.useApp();
   useEffect(() => {
-    registerToast(api);
+    registerToast(message);
     return () => registerToast(null);
-  }, [api]);
-  return holder;
-}
-
-/** The base text style antd's `App` gives its wrapper (colour, size, line height and font of the theme). */
-function AppBase({ children }: { children: ReactNode }) {
-  const { token } = theme.useToken();
-  return (
-    <div
-      className="registry-app"
-      style={{
-        color: token.colorText,
-        fontSize: token.fontSize,
-        lineHeight: token.lineHeight,
-        fontFamily: token.fontFamily,
-      }}
-    >
-      {children}
-    </div>
-  );
+  }, [message]);
+  return null;
 }
 
 export function Providers({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     <ConfigProvider locale={zhCN} theme={THEME}>
-      <AppBase>
-        <ToastHost />
+      <AntApp message={TOAST_CONFIG}>
+        <ToastBridge />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </AppBase>
+      </AntApp>
     </ConfigProvider>
   );
 }

@@ -1,14 +1,15 @@
-import { message } from 'antd';
-import type { MessageInstance } from 'antd/es/message/interface';
+import { App, message } from 'antd';
 import { MESSAGES, TOAST } from '@registry/shared/constants';
 
 /** Toast defaults of seed §9: 3000 ms, offset 16. Static fallback until the App context registers its instance. */
 export const TOAST_CONFIG = { duration: TOAST.durationMs / 1000, top: TOAST.offset } as const;
 message.config(TOAST_CONFIG);
 
+type MessageInstance = ReturnType<typeof App.useApp>['message'];
+
 let instance: MessageInstance | null = null;
 
-/** Called by the app root with its `message.useMessage()` instance: toasts render in the ConfigProvider (theme, locale). */
+/** Called by the app root with `App.useApp().message`, so toasts render inside the ConfigProvider (theme, locale). */
 export function registerToast(next: MessageInstance | null): void {
   instance = next;
 }

@@ -388,21 +388,18 @@ function Designer({ followUp }: { followUp: boolean }) {
 function DesignerShell({ followUp }: { followUp: boolean }) {
   const switching = useProjectParam();
   const title = followUp ? '随访数据库' : '数据库';
-  // `App` hosts the confirm dialogs of the designer (App.useApp().modal); the app root hosts only toasts.
   return (
-    <App component={false}>
-      <Card title={title} variant="borderless" className="designer-card">
-        {switching ? (
-          <div className="designer-loading">
-            <Spin size="large" />
-          </div>
-        ) : (
-          <ProjectScope>
-            <Designer followUp={followUp} />
-          </ProjectScope>
-        )}
-      </Card>
-    </App>
+    <Card title={title} variant="borderless" className="designer-card">
+      {switching ? (
+        <div className="designer-loading">
+          <Spin size="large" />
+        </div>
+      ) : (
+        <ProjectScope>
+          <Designer followUp={followUp} />
+        </ProjectScope>
+      )}
+    </Card>
   );
 }
 
