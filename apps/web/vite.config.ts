@@ -69,8 +69,9 @@ function precompress(): Plugin {
  * antd modules whose import of another antd module serves a feature our pages rarely use, so a page that uses the
  * importer does not need the imported module at first: `Card` renders `Tabs` only with `tabList`, a `Table` column's
  * filter renders `Tree` only with `filterMode: 'tree'`. Besides, antd's form context reads only `FormProvider` from
- * `@rc-component/form` and a table's row selection four helpers from `@rc-component/tree`, whose indexes bring the
- * whole form engine (and async-validator) into every page and the Tree component into every table.
+ * `@rc-component/form`, a table's row selection four helpers from `@rc-component/tree` and a radio group one name
+ * helper from antd's form hook: as written, they bring the whole form engine (and async-validator) into every page
+ * and the Tree component into every table.
  * Key: the importer's path under antd/es, then the import source.
  */
 const ANTD_DEFERRED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
@@ -80,6 +81,8 @@ const ANTD_DEFERRED: Readonly<Record<string, Readonly<Record<string, string>>>> 
 const LAZY_PREFIX = '\0registry-lazy:';
 /** The tree helpers a table's row selection reads, without `@rc-component/tree`'s index (the Tree component). */
 const RC_TREE_UTILS = '\0registry-rc-tree-utils';
+/** The one helper a radio group reads from antd's form hook (a table's selection column uses radios). */
+const RADIO_NAME_PATH = '\0registry-radio-name-path';
 
 /**
  * Quality P7 (JavaScript on the first route): the component imports of ANTD_DEFERRED become `React.lazy` components
@@ -99,6 +102,7 @@ function antdDeferred(): Plugin {
       }
       if (source === '@rc-component/tree' && path.endsWith('/antd/es/table/hooks/useSelection.js'))
         return RC_TREE_UTILS;
+      if (source === '../form/hooks/useForm' && path.endsWith('/antd/es/radio/group.js')) return RADIO_NAME_PATH;
       const under = path.match(/\/node_modules\/antd\/es\/(.+)$/)?.[1];
       const target = under === undefined ? undefined : ANTD_DEFERRED[under]?.[source];
       return target === undefined ? null : `${LAZY_PREFIX}${target}`;
@@ -109,6 +113,13 @@ function antdDeferred(): Plugin {
           "export { arrAdd, arrDel } from '@rc-component/tree/es/util';",
           "export { conductCheck } from '@rc-component/tree/es/utils/conductUtil';",
           "export { convertDataToEntities } from '@rc-component/tree/es/utils/treeUtil';",
+        ].join('\n');
+      }
+      if (id === RADIO_NAME_PATH) {
+        // antd/es/form/hooks/useForm.js's toNamePathStr, without the form hook (and the form engine) around it.
+        return [
+          "import { toArray } from 'antd/es/form/util';",
+          "export function toNamePathStr(name) { return toArray(name).join('_'); }",
         ].join('\n');
       }
       if (!id.startsWith(LAZY_PREFIX)) return null;

@@ -18,7 +18,7 @@ import { usePatientRecords } from '../api/list-patient-records';
 import { useRecordDefinition } from '../hooks/record-definition';
 import { buildTimeline, type TimelineEvent, type TimelineKind } from '../hooks/timeline';
 import { buildTrends, trendForms, type TrendSeries } from '../hooks/trends';
-import { recordsByForm } from './form-tree';
+import { recordsByForm } from '../hooks/records-by-form';
 import { FollowupTimeline } from './followup-timeline';
 import { PatientHeader } from './patient-header';
 import { RecordStatusTag } from './record-status-tag';
