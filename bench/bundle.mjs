@@ -3,17 +3,20 @@
  * the built server as `npm start` runs it on a fresh embedded PostgreSQL with the demo data (the e2e set-up of
  * playwright.config.ts, captcha off), and drives Chromium through playwright-core to each route a user can land on
  * first, each in a fresh browser context (empty cache):
- *   /login; signing in there → /person/project (everything since /login); a cold load of /person/project;
- *   /home (a project chosen); /patient/list.
- * For each it prints the JavaScript the page loaded: gzip KiB (the `.gz` copies the server sends a browser that
- * accepts gzip only, as P7 counts) and the bytes that crossed the wire (brotli here, Chromium accepts it), with the
- * 400 KiB target and the ratio. Prints, never asserts.
+ *   /login; signing in there → /person/project (everything since /login); cold loads of /person/project, /home (a
+ *   project chosen), /patient/list, /patient/add, /patient/file and /patient/edit (of the list's first patient),
+ *   /followup/list and /followup/edit (of the worklist's first task, when the demo data has one today).
+ * For each it prints the JavaScript the page loaded by the time the network is idle: gzip KiB (the `.gz` copies the
+ * server sends a browser that accepts gzip only, as P7 counts) and the bytes that crossed the wire (brotli here,
+ * Chromium accepts it), against the 400 KiB target, with the machine's load average (byte counts do not depend on it,
+ * but the run is slower on a busy machine), and writes them to bench/results/bundle.json. Prints, never asserts.
+ * BENCH_FILES=1 lists each route's files by size; BENCH_SHOTS=<dir> saves a screenshot of each cold load.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +35,7 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 const TARGET_KIB = 400;
+const RESULT_FILE = join(ROOT, 'bench/results/bundle.json');
 const PROJECT = '心力衰竭注册登记研究';
 
 export function loadLine() {
@@ -108,7 +112,9 @@ function summarise(name, loaded) {
     gzip += gzipBytes(s.file);
     wire += s.wire;
   }
-  return { route: name, files: unique.size, gzipKiB: gzip / 1024, wireKiB: wire / 1024 };
+  const list = [...unique.keys()].map((file) => ({ file, gzipKiB: gzipBytes(file) / 1024 }));
+  list.sort((a, b) => b.gzipKiB - a.gzipKiB);
+  return { route: name, files: unique.size, gzipKiB: gzip / 1024, wireKiB: wire / 1024, list };
 }
 
 async function newPage(browser, base, storageState) {
@@ -132,6 +138,7 @@ export async function runBundleBench() {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`找不到 Chromium：${CHROMIUM}（安装 Debian 的 chromium 软件包，或用 CHROMIUM_PATH 指定）`);
   }
+  const loadBefore = loadavg();
   console.log(loadLine());
   if (process.env.BENCH_NO_BUILD !== '1') {
     const t0 = Date.now();
@@ -165,7 +172,9 @@ export async function runBundleBench() {
     const inProject = await first.context.storageState();
     await first.context.close();
 
-    // Cold loads (fresh cache) of the pages a signed-in user reopens or bookmarks.
+    // Cold loads (fresh cache) of the pages a signed-in user reopens or bookmarks. A record's page is opened through
+    // the first link to it on the page before (the demo data has patients and follow-up tasks).
+    const links = {};
     const cold = [
       {
         path: '/person/project',
@@ -173,15 +182,45 @@ export async function runBundleBench() {
         ready: (p) => p.getByRole('button', { name: `进入项目 ${PROJECT}` }),
       },
       { path: '/home', state: inProject, ready: (p) => p.locator('.ant-layout-content') },
-      { path: '/patient/list', state: inProject, ready: (p) => p.getByRole('table') },
+      {
+        path: '/patient/list',
+        state: inProject,
+        ready: (p) => p.locator('a[href^="/patient/file?id="]'),
+        collect: ['/patient/file', '/patient/edit'],
+      },
+      { path: '/patient/add', state: inProject, ready: (p) => p.getByRole('button', { name: /保\s*存/ }) },
+      {
+        path: '/patient/file',
+        state: inProject,
+        ready: (p) => p.getByText('表单完成情况'),
+      },
+      { path: '/patient/edit', state: inProject, ready: (p) => p.locator('.ant-layout-content .ant-form-item') },
+      {
+        path: '/followup/list',
+        state: inProject,
+        ready: (p) => p.getByRole('table'),
+        collect: ['/followup/edit'],
+      },
+      { path: '/followup/edit', state: inProject, ready: (p) => p.locator('.ant-layout-content .ant-card') },
     ];
     for (const route of cold) {
+      const url = route.collect === undefined && route.path in links ? links[route.path] : route.path;
+      if (/^\/(patient|followup)\/(file|edit)$/.test(route.path) && !(route.path in links)) {
+        console.log(`${route.path}：前一页没有指向它的链接，未测`);
+        continue;
+      }
       const { context, page } = await newPage(browser, base, route.state);
-      await page.goto(route.path);
+      await page.goto(url);
       await route.ready(page).first().waitFor();
       await settle(page);
       if (new URL(page.url()).pathname !== route.path) throw new Error(`${route.path} 跳转到了 ${page.url()}`);
+      if (process.env.BENCH_SHOTS)
+        await page.screenshot({ path: join(process.env.BENCH_SHOTS, `${route.path.replaceAll('/', '_')}.png`) });
       rows.push(summarise(`${route.path}（冷加载）`, await scripts(page)));
+      for (const target of route.collect ?? []) {
+        const href = await page.locator(`a[href^="${target}?id="]`).first().getAttribute('href');
+        if (href) links[target] = href;
+      }
       await context.close();
     }
   } finally {
@@ -190,10 +229,12 @@ export async function runBundleBench() {
     await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r()));
   }
 
-  console.log(`首个路由的 JavaScript（Chromium ${browser.version()}）`);
+  const chromiumVersion = browser.version();
+  const loadAfter = loadavg();
+  console.log(`首个路由的 JavaScript（Chromium ${chromiumVersion}），目标 ≤ ${TARGET_KIB} KiB gzip`);
   console.log(
     ['路由'.padEnd(34), 'files'.padStart(6), 'gzip KiB'.padStart(10), 'target'.padStart(8), 'ratio'.padStart(7)]
-      .concat('wire(br) KiB'.padStart(14))
+      .concat('wire(br) KiB'.padStart(14), '  结果')
       .join(''),
   );
   for (const row of rows) {
@@ -205,10 +246,34 @@ export async function runBundleBench() {
         String(TARGET_KIB).padStart(8),
         (row.gzipKiB / TARGET_KIB).toFixed(2).padStart(7),
         row.wireKiB.toFixed(1).padStart(14),
+        row.gzipKiB <= TARGET_KIB ? '  达标' : `  超出 ${(row.gzipKiB - TARGET_KIB).toFixed(1)} KiB`,
       ].join(''),
     );
+    if (process.env.BENCH_FILES === '1') {
+      for (const f of row.list) console.log(`${''.padEnd(36)}${f.gzipKiB.toFixed(1).padStart(8)}  ${f.file}`);
+    }
   }
-  console.log(loadLine());
+  const over = rows.filter((row) => row.gzipKiB > TARGET_KIB).length;
+  console.log(`${rows.length - over} / ${rows.length} 个路由达标  ${loadLine()}`);
+  const round = (n) => Math.round(n * 10) / 10;
+  const result = {
+    generatedAt: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', node: process.version },
+    chromium: chromiumVersion,
+    targetKiB: TARGET_KIB,
+    loadAverageBefore: loadBefore.map(round),
+    loadAverageAfter: loadAfter.map(round),
+    routes: rows.map((row) => ({
+      route: row.route,
+      files: row.files,
+      gzipKiB: round(row.gzipKiB),
+      wireBrotliKiB: round(row.wireKiB),
+      withinTarget: row.gzipKiB <= TARGET_KIB,
+    })),
+  };
+  await mkdir(join(ROOT, 'bench/results'), { recursive: true });
+  await writeFile(RESULT_FILE, `${JSON.stringify(result, null, 2)}\n`);
+  console.log('结果已写入 bench/results/bundle.json');
   return rows;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check and every test, in the order a failure is cheapest to see.
 //   lint, format, typecheck → unit tests (shared, web) → server tests on the embedded PostgreSQL →
-//   server tests on an existing PostgreSQL → build → end-to-end tests in Chromium.
+//   server tests on an existing PostgreSQL → build → first-route JavaScript (P7) → end-to-end tests in Chromium.
 // The server suite runs a second time on the PostgreSQL named by TEST_PG_URL (default: the machine's
 // postgres://postgres@127.0.0.1:5432/postgres when it answers). With REQUIRE_PG=1 (set by .ci/run) a PostgreSQL
 // that does not answer is a failure, never a silent skip.
@@ -94,6 +94,8 @@ if (only.length === 0 || only.includes('server-pg')) {
 }
 
 if (step('build', 'npm', ['run', 'build'])) {
+  // Quality P7 on the build just made: the first routes that meet 400 KiB gzip stay within it (byte counts).
+  step('first-route-size', 'node', ['apps/web/scripts/first-route-size.mjs', '--check']);
   const file = join(reports, 'e2e.json');
   step('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
   if (only.length === 0 || only.includes('e2e')) countPlaywright(file);

@@ -65,6 +65,76 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * antd modules whose import of another antd module serves a feature our pages rarely use, so a page that uses the
+ * importer does not need the imported module at first: `Card` renders `Tabs` only with `tabList`, a `Table` column's
+ * filter renders `Tree` only with `filterMode: 'tree'`. Besides, antd's form context reads only `FormProvider` from
+ * `@rc-component/form`, a table's row selection four helpers from `@rc-component/tree` and a radio group one name
+ * helper from antd's form hook: as written, they bring the whole form engine (and async-validator) into every page
+ * and the Tree component into every table.
+ * Key: the importer's path under antd/es, then the import source.
+ */
+const ANTD_DEFERRED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'card/Card.js': { '../tabs': 'antd/es/tabs' },
+  'table/hooks/useFilter/FilterDropdown.js': { '../../../tree': 'antd/es/tree' },
+};
+const LAZY_PREFIX = '\0registry-lazy:';
+/** The tree helpers a table's row selection reads, without `@rc-component/tree`'s index (the Tree component). */
+const RC_TREE_UTILS = '\0registry-rc-tree-utils';
+/** The one helper a radio group reads from antd's form hook (a table's selection column uses radios). */
+const RADIO_NAME_PATH = '\0registry-radio-name-path';
+
+/**
+ * Quality P7 (JavaScript on the first route): the component imports of ANTD_DEFERRED become `React.lazy` components
+ * that load their module when first rendered (the same element, a moment later); antd's form context imports
+ * `FormProvider` from its own module instead of the package index. Build only (tests import antd as it is).
+ */
+function antdDeferred(): Plugin {
+  return {
+    name: 'registry-antd-deferred',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (!importer) return null;
+      const path = importer.replaceAll('\\', '/');
+      if (source === '@rc-component/form' && path.endsWith('/antd/es/form/context.js')) {
+        return this.resolve('@rc-component/form/es/FormContext', importer, { skipSelf: true });
+      }
+      if (source === '@rc-component/tree' && path.endsWith('/antd/es/table/hooks/useSelection.js'))
+        return RC_TREE_UTILS;
+      if (source === '../form/hooks/useForm' && path.endsWith('/antd/es/radio/group.js')) return RADIO_NAME_PATH;
+      const under = path.match(/\/node_modules\/antd\/es\/(.+)$/)?.[1];
+      const target = under === undefined ? undefined : ANTD_DEFERRED[under]?.[source];
+      return target === undefined ? null : `${LAZY_PREFIX}${target}`;
+    },
+    load(id) {
+      if (id === RC_TREE_UTILS) {
+        return [
+          "export { arrAdd, arrDel } from '@rc-component/tree/es/util';",
+          "export { conductCheck } from '@rc-component/tree/es/utils/conductUtil';",
+          "export { convertDataToEntities } from '@rc-component/tree/es/utils/treeUtil';",
+        ].join('\n');
+      }
+      if (id === RADIO_NAME_PATH) {
+        // antd/es/form/hooks/useForm.js's toNamePathStr, without the form hook (and the form engine) around it.
+        return [
+          "import { toArray } from 'antd/es/form/util';",
+          "export function toNamePathStr(name) { return toArray(name).join('_'); }",
+        ].join('\n');
+      }
+      if (!id.startsWith(LAZY_PREFIX)) return null;
+      const target = id.slice(LAZY_PREFIX.length);
+      return [
+        "import { createElement, lazy, Suspense } from 'react';",
+        `const Component = lazy(() => import(${JSON.stringify(target)}));`,
+        'export default function Deferred(props) {',
+        '  return createElement(Suspense, { fallback: null }, createElement(Component, props));',
+        '}',
+      ].join('\n');
+    },
+  };
+}
+
 /** Vendor chunks that change rarely, so a new build does not invalidate the browser's cache of them. */
 const VENDOR_GROUPS = [
   { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
@@ -78,7 +148,7 @@ const VENDOR_GROUPS = [
 ];
 
 export default defineConfig({
-  plugins: [react(), versionFile(), precompress()],
+  plugins: [antdDeferred(), react(), versionFile(), precompress()],
   server: {
     port: 5173,
     proxy: {

@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
-import { Button, Result, Spin } from 'antd';
+import { Button, Spin } from 'antd';
+import { LazyResult } from '../components/lazy-result/lazy-result';
 import { useNavigate, useSearchParams } from 'react-router';
 import { MENU_GROUPS } from '@registry/shared/constants';
 import { useMenu } from '../features/menu/api/get-menu';
@@ -14,7 +15,7 @@ export const FORBIDDEN_TITLE = '无权限访问该页面';
 export function ForbiddenResult() {
   const navigate = useNavigate();
   return (
-    <Result
+    <LazyResult
       status="403"
       title={FORBIDDEN_TITLE}
       subTitle="您在当前项目中的角色没有此页面的权限，如需访问请联系项目负责人。"

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button, Result, Spin } from 'antd';
+import { Button, Spin } from 'antd';
+import { LazyResult } from '../components/lazy-result/lazy-result';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { CurrentProject } from '@registry/shared/contracts/project';
@@ -41,7 +42,12 @@ export function ProjectScope({ children }: { children: ReactNode }) {
   );
   if (!projectId)
     return (
-      <Result status="info" title="请先选择项目" subTitle="该页面管理当前项目的数据，请先进入一个项目。" extra={pick} />
+      <LazyResult
+        status="info"
+        title="请先选择项目"
+        subTitle="该页面管理当前项目的数据，请先进入一个项目。"
+        extra={pick}
+      />
     );
   if (ensured.isPending) {
     return (
@@ -52,7 +58,12 @@ export function ProjectScope({ children }: { children: ReactNode }) {
   }
   if (ensured.isError)
     return (
-      <Result status="warning" title="无法进入当前项目" subTitle="项目可能已不存在或您已不是其成员。" extra={pick} />
+      <LazyResult
+        status="warning"
+        title="无法进入当前项目"
+        subTitle="项目可能已不存在或您已不是其成员。"
+        extra={pick}
+      />
     );
   return <>{children}</>;
 }

@@ -1,10 +1,8 @@
 import { z } from 'zod';
+import { UPLOAD_FIELD, UPLOAD_PURPOSES } from './file-codes';
 
-/** Multipart field name of every upload call. */
-export const UPLOAD_FIELD = 'file';
+export { UPLOAD_FIELD, UPLOAD_PURPOSES };
 
-/** Optional query of the upload calls: what the file is for (decides the accepted types). */
-export const UPLOAD_PURPOSES = ['avatar', 'document', 'attachment'] as const;
 export const uploadQuery = z.object({ purpose: z.enum(UPLOAD_PURPOSES).optional() });
 
 export const uploadResult = z.object({

@@ -2,6 +2,35 @@ import { z } from 'zod';
 import { page, pageRequest } from './envelope';
 import { int4, queryInt4 } from './fields';
 import { recordIssue } from './form-definition';
+import {
+  RECORD_STATUSES,
+  RECORD_STATUS_LABELS,
+  VALUE_SOURCES,
+  VALUE_SOURCE_LABELS,
+  QUERY_STATUS_CODES,
+  QUERY_STATUS_LABELS,
+  QUERY_MINE_FILTERS,
+  blankRecord,
+  type RecordStatus,
+  type ValueSource,
+  type QueryStatus,
+  type QueryMineFilter,
+} from './form-record-codes';
+
+export {
+  RECORD_STATUSES,
+  RECORD_STATUS_LABELS,
+  VALUE_SOURCES,
+  VALUE_SOURCE_LABELS,
+  QUERY_STATUS_CODES,
+  QUERY_STATUS_LABELS,
+  QUERY_MINE_FILTERS,
+  blankRecord,
+  type RecordStatus,
+  type ValueSource,
+  type QueryStatus,
+  type QueryMineFilter,
+};
 
 /**
  * CRF records of a patient (`/patient/edit`, `/patient/file`, `/patient/source`). Base `form-record`.
@@ -19,32 +48,6 @@ import { recordIssue } from './form-definition';
  * answers 404 '患者不存在' / '表单记录不存在'. Without `patient.pii`, values of fields flagged `phi` are returned as
  * null and listed in `maskedPaths`. Responses carry `Cache-Control: no-store`.
  */
-export const RECORD_STATUSES = ['draft', 'submitted', 'verified', 'locked'] as const;
-export type RecordStatus = (typeof RECORD_STATUSES)[number];
-export const RECORD_STATUS_LABELS: Readonly<Record<RecordStatus, string>> = {
-  draft: '草稿',
-  submitted: '已提交',
-  verified: '已核查',
-  locked: '已锁定',
-};
-
-export const VALUE_SOURCES = ['manual', 'import', 'recognition', 'api', 'calc'] as const;
-export type ValueSource = (typeof VALUE_SOURCES)[number];
-export const VALUE_SOURCE_LABELS: Readonly<Record<ValueSource, string>> = {
-  manual: '手工录入',
-  import: 'Excel导入',
-  recognition: 'AI识别',
-  api: '接口',
-  calc: '自动计算',
-};
-
-export const QUERY_STATUS_CODES = ['open', 'answered', 'closed'] as const;
-export type QueryStatus = (typeof QUERY_STATUS_CODES)[number];
-export const QUERY_STATUS_LABELS: Readonly<Record<QueryStatus, string>> = {
-  open: '待回复',
-  answered: '已回复',
-  closed: '已关闭',
-};
 
 /** Where a value came from: import `{ batchId, fileName, row }`, recognition `{ documentId, page, box }`. */
 export const valueSourceRef = z.record(z.string(), z.unknown()).nullable();
@@ -117,37 +120,6 @@ export const formRecordVO = z.object({
   lockedByName: z.string().nullable(),
 });
 export type FormRecordVO = z.infer<typeof formRecordVO>;
-
-/** A record not saved yet (id null, row version 0): what the server answers before the first save, and what the edit
- * page starts a new instance of a repeating form from (instance 0: the server numbers it on the first save). */
-export function blankRecord(head: {
-  patientId: string;
-  formKey: string;
-  instance: number;
-  versionId: string;
-  versionNo: number;
-}): FormRecordVO {
-  return {
-    id: null,
-    ...head,
-    status: 'draft',
-    rowVersion: 0,
-    data: {},
-    maskedPaths: [],
-    issues: [],
-    points: [],
-    queries: [],
-    createdAt: null,
-    updatedAt: null,
-    updatedByName: null,
-    submittedAt: null,
-    submittedByName: null,
-    verifiedAt: null,
-    verifiedByName: null,
-    lockedAt: null,
-    lockedByName: null,
-  };
-}
 
 /** One record in the patient's overview: what the form tree shows (status and completeness). */
 export const recordSummary = z.object({
@@ -319,8 +291,6 @@ export const queryResponse = dataQueryVO;
  * `minDaysOpen`: raised at least that many days ago. Without `patient.pii` the patient name is masked
  * (`phi-mask.ts`). A center, form or status that matches nothing answers an empty page.
  */
-export const QUERY_MINE_FILTERS = ['raised', 'assigned'] as const;
-export type QueryMineFilter = (typeof QUERY_MINE_FILTERS)[number];
 export const queryPageRequest = pageRequest.extend({
   status: z.enum(QUERY_STATUS_CODES, '质疑状态不正确').optional(),
   centerId: z.guid('请选择中心').optional(),

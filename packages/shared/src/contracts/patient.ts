@@ -2,6 +2,33 @@ import { z } from 'zod';
 import { clinicalDate, dateString, int4 } from './fields';
 import { page, pageRequest } from './envelope';
 import { PATIENT_FOLLOWUP_STATUSES } from './followup';
+import {
+  PATIENT_STATUSES,
+  PATIENT_STATUS_LABELS,
+  PATIENT_GENDERS,
+  PATIENT_GENDER_LABELS,
+  isValidIdNumber,
+  idNumberFacts,
+  FIELD_FILTER_OPS,
+  PATIENT_SORT_FIELDS,
+  type PatientStatus,
+  type PatientGender,
+  type FieldFilterOp,
+} from './patient-codes';
+
+export {
+  PATIENT_STATUSES,
+  PATIENT_STATUS_LABELS,
+  PATIENT_GENDERS,
+  PATIENT_GENDER_LABELS,
+  isValidIdNumber,
+  idNumberFacts,
+  FIELD_FILTER_OPS,
+  PATIENT_SORT_FIELDS,
+  type PatientStatus,
+  type PatientGender,
+  type FieldFilterOp,
+};
 
 /**
  * Patients of the current project (`/patient/list`, `/patient/add`, `/patient/edit`). Base `patient-info`.
@@ -15,45 +42,6 @@ import { PATIENT_FOLLOWUP_STATUSES } from './followup';
  * `patientNo` is `<center code>-<project sequence>` (`C01-0007`), assigned by the server, unique in the project and
  * never reused (also after a delete).
  */
-export const PATIENT_STATUSES = ['screening', 'enrolled', 'withdrawn', 'completed', 'deceased'] as const;
-export type PatientStatus = (typeof PATIENT_STATUSES)[number];
-export const PATIENT_STATUS_LABELS: Readonly<Record<PatientStatus, string>> = {
-  screening: '筛选中',
-  enrolled: '已入组',
-  withdrawn: '已退出',
-  completed: '已完成',
-  deceased: '已死亡',
-};
-
-/** GB/T 2261.1-2003 sex codes. */
-export const PATIENT_GENDERS = ['0', '1', '2', '9'] as const;
-export type PatientGender = (typeof PATIENT_GENDERS)[number];
-export const PATIENT_GENDER_LABELS: Readonly<Record<PatientGender, string>> = {
-  '0': '未知的性别',
-  '1': '男',
-  '2': '女',
-  '9': '未说明的性别',
-};
-
-/** GB 11643-1999 identity number: 17 digits and a check character (0-9 or X), with a valid checksum. */
-export function isValidIdNumber(value: string): boolean {
-  const v = value.replace(/\s+/g, '').toUpperCase();
-  if (!/^\d{17}[\dX]$/.test(v)) return false;
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  let sum = 0;
-  for (let i = 0; i < 17; i++) sum += Number(v[i]) * (weights[i] ?? 0);
-  return '10X98765432'[sum % 11] === v[17];
-}
-
-/** The birth date (YYYY-MM-DD) and GB/T 2261.1 sex code ('1' odd, '2' even) an identity number encodes. */
-export function idNumberFacts(value: string): { birthDate: string; gender: '1' | '2' } | null {
-  const v = value.replace(/\s+/g, '').toUpperCase();
-  if (!isValidIdNumber(v)) return null;
-  const birthDate = `${v.slice(6, 10)}-${v.slice(10, 12)}-${v.slice(12, 14)}`;
-  const d = new Date(`${birthDate}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== birthDate) return null;
-  return { birthDate, gender: Number(v[16]) % 2 === 1 ? '1' : '2' };
-}
 
 const nameField = z.string().trim().min(1, '请输入患者姓名').max(50, '患者姓名不能超过50个字符');
 const hospitalNoField = z
@@ -112,8 +100,6 @@ export const patientListItem = patientVO.extend({
 });
 export type PatientListItem = z.infer<typeof patientListItem>;
 
-export const FIELD_FILTER_OPS = ['eq', 'contains', 'gte', 'lte', 'empty', 'notEmpty'] as const;
-export type FieldFilterOp = (typeof FIELD_FILTER_OPS)[number];
 /** A filter on a list-flagged CRF field: `eq` (a choice's code, a number, a date), `contains` (text), ranges. */
 export const fieldFilter = z.object({
   fieldKey: z.string().min(1, '请选择字段').max(64, '字段不存在'),
@@ -121,15 +107,6 @@ export const fieldFilter = z.object({
   value: z.union([z.string().max(200, '筛选值过长'), z.number()]).optional(),
 });
 export type FieldFilter = z.infer<typeof fieldFilter>;
-
-export const PATIENT_SORT_FIELDS = [
-  'patientNo',
-  'enrolDate',
-  'createdAt',
-  'updatedAt',
-  'status',
-  'hospitalNo',
-] as const;
 
 /**
  * `POST patient-info/page` (`patient.list`). `keyword` matches patient number and (with `patient.pii`) hospital number and

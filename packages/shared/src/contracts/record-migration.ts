@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { MIGRATION_PREVIEW_ITEMS } from './record-migration-codes';
+
+export { MIGRATION_PREVIEW_ITEMS };
 
 /**
  * Bringing CRF records entered on an older published version onto the current one (the edit page's 升级到新版本 for
@@ -47,9 +50,6 @@ export const migrationItemVO = z.object({
   recalculated: z.array(z.object({ path: z.string(), label: z.string(), before: z.string(), after: z.string() })),
 });
 export type MigrationItemVO = z.infer<typeof migrationItemVO>;
-
-/** Items listed in a preview (the counts cover every record). */
-export const MIGRATION_PREVIEW_ITEMS = 200;
 
 export const migrationPreviewResponse = z.object({
   /** Records on an older version than their form's current one. */

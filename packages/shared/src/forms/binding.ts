@@ -1,4 +1,4 @@
-import { PATIENT_GENDERS } from '../contracts/patient';
+import { PATIENT_GENDERS } from '../contracts/patient-codes';
 import type { AnyField, FieldDefinition, FormDefinition } from './definition';
 
 /**

@@ -13,19 +13,14 @@ import { RE2JS, RE2JSSyntaxException } from 're2js';
  * Every place that compiles a user's pattern goes through `compilePattern`.
  */
 
-/** Longest pattern source accepted (the definition schema says the same). */
-export const PATTERN_MAX_LENGTH = 500;
-/** Largest compiled program accepted (RE2 instructions): `\d{17}[\dXx]` is 20, `.{0,200}` is about 400. */
-export const PATTERN_MAX_PROGRAM = 500;
-/** Longest value a pattern is run on; a longer value fails the format check without being matched. */
-export const PATTERN_VALUE_MAX_LENGTH = 300;
+import {
+  PATTERN_DEFINITION_BUDGET,
+  PATTERN_MAX_LENGTH,
+  PATTERN_MAX_PROGRAM,
+  PATTERN_VALUE_MAX_LENGTH,
+} from './pattern-limits';
 
-/**
- * Most compiled size (estimated RE2 instructions) of the distinct patterns of one definition that checkDefinition
- * compiles: compiling costs a few microseconds an instruction, and a draft is checked on every save. 100 patterns of
- * the largest size, or thousands of ordinary ones (`1[3-9]\d{9}` is 13).
- */
-export const PATTERN_DEFINITION_BUDGET = 50_000;
+export { PATTERN_DEFINITION_BUDGET, PATTERN_MAX_LENGTH, PATTERN_MAX_PROGRAM, PATTERN_VALUE_MAX_LENGTH };
 
 export type CompiledPattern = {
   /** Whether the whole value matches (as `^(?:pattern)$`); false, unmatched, past PATTERN_VALUE_MAX_LENGTH. */

@@ -1,7 +1,7 @@
 import type { RecordIssue } from '../contracts/form-definition';
 import { compilePattern, PATTERN_VALUE_MAX_LENGTH, type CompiledPattern } from './pattern';
 import type { AnyField, FieldDefinition, FormDefinition, GroupColumn, ValidationLevel } from './definition';
-import { LAYOUT_FIELD_TYPES, YES_NO_OPTIONS } from './definition';
+import { LAYOUT_FIELD_TYPES, YES_NO_OPTIONS } from './field-types';
 import {
   evaluateLogic,
   isTruthy,
@@ -14,6 +14,9 @@ import {
   type LogicScope,
 } from './logic';
 import { dependencyOrder } from './graph';
+import { isAbnormal, isBlankValue, sameValue } from './values';
+
+export { isAbnormal, isBlankValue, sameValue };
 
 /**
  * The record engine: what the web renderer and the server both run on one form's data. `evaluateForm` computes the
@@ -192,24 +195,6 @@ const hasOwn = (obj: object, key: string) => Object.prototype.hasOwnProperty.cal
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Blank: absent, null, '' or []. */
-export function isBlankValue(value: unknown): boolean {
-  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
-}
-
-/** Structural equality of two stored values (JSON: object key order and keys holding undefined ignored). */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
-  const kb = Object.keys(rb).filter((k) => rb[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => sameValue(ra[k], rb[k]));
 }
 
 function codeSet(input: MissingCodesInput | undefined): Set<string> | undefined {
@@ -434,14 +419,6 @@ function dateSpan(value: string): [string, string] {
 
 function formatNumber(n: number): string {
   return String(n);
-}
-
-/** Whether a value lies outside the field's normal (reference) range: the renderer flags it; never an issue. */
-export function isAbnormal(field: AnyField, value: unknown): boolean {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return false;
-  if (field.normalLow !== undefined && value < field.normalLow) return true;
-  if (field.normalHigh !== undefined && value > field.normalHigh) return true;
-  return false;
 }
 
 type Sink = (path: string, fieldKey: string, message: string, level: ValidationLevel) => void;

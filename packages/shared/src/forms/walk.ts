@@ -6,7 +6,7 @@ import type {
   FormDefinition,
   GroupColumn,
 } from './definition';
-import { LAYOUT_FIELD_TYPES } from './definition';
+import { LAYOUT_FIELD_TYPES } from './field-types';
 
 /** Iteration over a definition with the path of each element (`categories.0.forms.1.fields.3`). */
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Avatar, Dropdown, Empty, Form, Input, Modal, Select, Space, type MenuProps } from 'antd';
+import { Avatar, Dropdown, Space, type MenuProps } from 'antd';
 import {
   DownOutlined,
   FormOutlined,
@@ -12,12 +12,11 @@ import {
   UserSwitchOutlined,
 } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { LAYOUT, MESSAGES, SYS_TENANT_CODE } from '@registry/shared/constants';
 import { useUserInfo } from '../../features/account/api/get-user-info';
 import { logout } from '../../features/account/api/logout';
 import { changeTenant } from '../../features/account/api/change-tenant';
-import { listProjects } from '../../features/project/api/list-projects';
 import { clearToken, getToken, withAccessToken } from '../../lib/token';
 import { toast } from '../../lib/toast';
 import { useProjectStore } from '../../lib/stores/project-store';
@@ -30,6 +29,8 @@ const PasswordDialog = lazy(() =>
 const AvatarDialog = lazy(() =>
   import('../../features/account/components/avatar-dialog').then((m) => ({ default: m.AvatarDialog })),
 );
+const TenantDialog = lazy(() => import('./sys-dialogs').then((m) => ({ default: m.TenantDialog })));
+const FormProjectDialog = lazy(() => import('./sys-dialogs').then((m) => ({ default: m.FormProjectDialog })));
 
 export const USER_MENU_LABELS = {
   switchTenant: '切换租户',
@@ -58,19 +59,11 @@ export function UserMenu() {
   const projectName = useProjectStore((s) => s.projectName);
   const clearProject = useProjectStore((s) => s.clearProject);
   const [dialog, setDialog] = useState<DialogName>(null);
-  const [tenantForm] = Form.useForm<{ tenantCode: string }>();
-  const [tenantSaving, setTenantSaving] = useState(false);
-  const [formProjectId, setFormProjectId] = useState<string | undefined>(undefined);
 
   const info = user.data;
   // The system tenant's actions belong to the user's home tenant: they stay after 切换租户 (which changes tenantCode).
   const isSys = info?.homeTenantCode === SYS_TENANT_CODE;
   const switched = isSys && info?.tenantCode !== SYS_TENANT_CODE;
-  const projects = useQuery({
-    queryKey: ['web-project', 'list', 'all', ''],
-    queryFn: () => listProjects(''),
-    enabled: dialog === 'form',
-  });
   const isPersonal = info?.tenant.tenantType === 'PERSONAL';
   // The server refuses every other call while the initial password is kept (428): the dialog opens then too.
   const setupRequired = usePasswordSetup((s) => s.required);
@@ -102,25 +95,6 @@ export function UserMenu() {
     navigate('/person/project');
   };
 
-  const submitTenant = async ({ tenantCode }: { tenantCode: string }) => {
-    setTenantSaving(true);
-    try {
-      await switchTenant(tenantCode.trim());
-      setDialog(null);
-    } catch {
-      // The request layer showed the message.
-    } finally {
-      setTenantSaving(false);
-    }
-  };
-
-  const submitFormProject = () => {
-    const project = projects.data?.projectVOs.find((p) => p.id === formProjectId);
-    if (!project) return;
-    openFormConfig({ id: project.id, name: project.projectName });
-    setDialog(null);
-  };
-
   const items: MenuProps['items'] = [
     ...(isSys
       ? [
@@ -145,16 +119,12 @@ export function UserMenu() {
   const onClick: MenuProps['onClick'] = ({ key }) => {
     switch (key) {
       case 'tenant':
-        tenantForm.resetFields();
         setDialog('tenant');
         break;
       case 'form':
         // With a current project its forms open at once; otherwise the administrator picks one of the tenant's.
         if (projectId) openFormConfig({ id: projectId, name: projectName ?? '' });
-        else {
-          setFormProjectId(undefined);
-          setDialog('form');
-        }
+        else setDialog('form');
         break;
       case 'tenant-home':
         void switchTenant(SYS_TENANT_CODE).catch(() => {
@@ -208,51 +178,18 @@ export function UserMenu() {
         {info && dialog === 'avatar' && <AvatarDialog open userId={info.id} onClose={() => setDialog(null)} />}
       </Suspense>
 
-      <Modal
-        title={USER_MENU_LABELS.switchTenant}
-        open={dialog === 'tenant'}
-        okText="确定"
-        cancelText="取消"
-        confirmLoading={tenantSaving}
-        onOk={() => tenantForm.submit()}
-        onCancel={() => setDialog(null)}
-        destroyOnHidden
-      >
-        <Form form={tenantForm} layout="vertical" onFinish={(values) => void submitTenant(values)}>
-          <Form.Item name="tenantCode" label="租户编码" rules={[{ required: true, message: '请输入租户编码' }]}>
-            <Input placeholder="请输入要切换到的租户编码" autoFocus />
-          </Form.Item>
-        </Form>
-      </Modal>
-
-      <Modal
-        title="选择要配置表单的项目"
-        open={dialog === 'form'}
-        okText="打开"
-        cancelText="取消"
-        okButtonProps={{ disabled: !formProjectId }}
-        onOk={submitFormProject}
-        onCancel={() => setDialog(null)}
-        destroyOnHidden
-      >
-        {projects.data && projects.data.projectVOs.length === 0 ? (
-          <Empty description="当前租户没有项目，请先切换到项目所在的租户" />
-        ) : (
-          <Select
-            aria-label="项目"
-            style={{ width: '100%' }}
-            loading={projects.isPending}
-            placeholder="请选择项目"
-            value={formProjectId}
-            onChange={setFormProjectId}
-            showSearch={{ optionFilterProp: 'label' }}
-            options={(projects.data?.projectVOs ?? []).map((p) => ({
-              value: p.id,
-              label: `${p.projectName}（${p.projectCode}）`,
-            }))}
+      <Suspense fallback={null}>
+        {dialog === 'tenant' && <TenantDialog onSubmit={switchTenant} onClose={() => setDialog(null)} />}
+        {dialog === 'form' && (
+          <FormProjectDialog
+            onOpen={(project) => {
+              openFormConfig(project);
+              setDialog(null);
+            }}
+            onClose={() => setDialog(null)}
           />
         )}
-      </Modal>
+      </Suspense>
     </>
   );
 }

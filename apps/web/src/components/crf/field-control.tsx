@@ -1,6 +1,7 @@
 import { Checkbox, DatePicker, Input, InputNumber, Radio } from 'antd';
 import dayjs from 'dayjs';
-import { YES_NO_OPTIONS, type AnyField, type FieldOption } from '@registry/shared/forms/definition';
+import type { AnyField, FieldOption } from '@registry/shared/forms/definition';
+import { YES_NO_OPTIONS } from '@registry/shared/forms/field-types';
 import { FileField } from './file-field';
 import { PartialDateInput } from './partial-date-input';
 import { RichTextInput } from './rich-text-input';

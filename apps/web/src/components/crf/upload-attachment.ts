@@ -1,4 +1,5 @@
-import { UPLOAD_FIELD, type UploadResult } from '@registry/shared/contracts/file';
+import type { UploadResult } from '@registry/shared/contracts/file';
+import { UPLOAD_FIELD } from '@registry/shared/contracts/file-codes';
 import { API_BASE } from '@registry/shared/constants';
 import { request } from '../../lib/request';
 import { withAccessToken } from '../../lib/token';

@@ -1,6 +1,6 @@
 import { Select, Tag } from 'antd';
 import type { AnyField, MissingCode } from '@registry/shared/forms/definition';
-import { isAbnormal } from '@registry/shared/forms/record';
+import { isAbnormal } from '@registry/shared/forms/values';
 import { DictSelect } from '../dict-select/dict-select';
 import { FieldControl } from './field-control';
 import { MissingCodeControl, MissingValueTag } from './missing-code-control';

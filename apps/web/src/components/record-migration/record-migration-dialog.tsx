@@ -15,8 +15,8 @@ import {
 } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MigrationItemVO, MigrationSelection } from '@registry/shared/contracts/record-migration';
-import { MIGRATION_PREVIEW_ITEMS } from '@registry/shared/contracts/record-migration';
-import { RECORD_STATUS_LABELS, type RecordStatus } from '@registry/shared/contracts/form-record';
+import { MIGRATION_PREVIEW_ITEMS } from '@registry/shared/contracts/record-migration-codes';
+import { RECORD_STATUS_LABELS, type RecordStatus } from '@registry/shared/contracts/form-record-codes';
 import { applyMigration, migrationKeys, previewMigration } from './migration-api';
 
 type Props = {

@@ -1,4 +1,5 @@
-import { UPLOAD_FIELD, type UploadResult } from '@registry/shared/contracts/file';
+import type { UploadResult } from '@registry/shared/contracts/file';
+import { UPLOAD_FIELD } from '@registry/shared/contracts/file-codes';
 import { request } from '../../../lib/request';
 
 /** `POST oss/file/upload-file?purpose=avatar` (multipart field `file`). */

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { Button, Card, Result, Space } from 'antd';
+import { Button, Card, Space } from 'antd';
+import { LazyResult } from '../../../components/lazy-result/lazy-result';
 import { DesktopOutlined } from '@ant-design/icons';
 import { useConfirmQrCode } from '../api/confirm-qr-code';
 import { useScanQrCode } from '../api/scan-qr-code';
@@ -21,7 +22,7 @@ export function QrConfirmCard({ qrKey, onDone }: { qrKey: string; onDone: () => 
   if (confirm.isSuccess) {
     return (
       <Card className="login-card">
-        <Result
+        <LazyResult
           status="success"
           title="已确认登录"
           subTitle="电脑端将自动完成登录"
@@ -37,7 +38,7 @@ export function QrConfirmCard({ qrKey, onDone }: { qrKey: string; onDone: () => 
 
   return (
     <Card className="login-card">
-      <Result
+      <LazyResult
         icon={<DesktopOutlined style={{ color: '#1f6fb2' }} />}
         title={QR_CONFIRM_QUESTION}
         subTitle={scan.isError ? '二维码无效或已过期，请在电脑端刷新二维码' : '确认后，电脑端将使用您的账号登录'}

@@ -1,4 +1,4 @@
-import { UPLOAD_FIELD } from '@registry/shared/contracts/file';
+import { UPLOAD_FIELD } from '@registry/shared/contracts/file-codes';
 import type { ImportResponse } from '@registry/shared/contracts/form-definition';
 import { request } from '../../../lib/request';
 

@@ -17,14 +17,8 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import {
-  FIELD_TYPES,
-  FIELD_TYPE_LABELS,
-  type AnyField,
-  type FieldType,
-  type FormDefinition,
-  type GroupColumn,
-} from '@registry/shared/forms/definition';
+import type { AnyField, FormDefinition, GroupColumn } from '@registry/shared/forms/definition';
+import { FIELD_TYPES, FIELD_TYPE_LABELS, type FieldType } from '@registry/shared/forms/field-types';
 import { PATIENT_BINDING_LABELS } from '@registry/shared/forms/binding';
 import { collectKeys, newField, nextKey, ops, type FieldRef } from '../hooks/definition-ops';
 import { useDesignerContext } from '../hooks/designer-context';

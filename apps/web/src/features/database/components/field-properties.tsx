@@ -2,15 +2,8 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { App, Button, Checkbox, Empty, Form, Input, InputNumber, Select, Space, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
 import { checkFieldKey } from '@registry/shared/forms/check';
-import {
-  FIELD_TYPES,
-  FIELD_TYPE_LABELS,
-  LAYOUT_FIELD_TYPES,
-  type AnyField,
-  type FieldDefinition,
-  type FieldRule,
-  type FieldType,
-} from '@registry/shared/forms/definition';
+import type { AnyField, FieldDefinition, FieldRule } from '@registry/shared/forms/definition';
+import { FIELD_TYPES, FIELD_TYPE_LABELS, LAYOUT_FIELD_TYPES, type FieldType } from '@registry/shared/forms/field-types';
 import { compilePattern } from '@registry/shared/forms/pattern';
 import {
   PATIENT_BINDINGS,

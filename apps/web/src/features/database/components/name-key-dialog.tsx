@@ -1,5 +1,5 @@
 import { Form, Input, Modal } from 'antd';
-import { FIELD_KEY_MESSAGE, FIELD_KEY_PATTERN } from '@registry/shared/forms/definition';
+import { FIELD_KEY_MESSAGE, FIELD_KEY_PATTERN } from '@registry/shared/forms/field-types';
 
 export type NameKeyValues = { title: string; key: string };
 

@@ -1,14 +1,12 @@
-import {
-  CHOICE_FIELD_TYPES,
-  FIELD_TYPE_LABELS,
-  type AnyField,
-  type CategoryDefinition,
-  type Definition,
-  type FieldDefinition,
-  type FieldType,
-  type FormDefinition,
-  type GroupColumn,
+import type {
+  AnyField,
+  CategoryDefinition,
+  Definition,
+  FieldDefinition,
+  FormDefinition,
+  GroupColumn,
 } from '@registry/shared/forms/definition';
+import { CHOICE_FIELD_TYPES, FIELD_TYPE_LABELS, type FieldType } from '@registry/shared/forms/field-types';
 
 /** Where a field sits: a form's own field, or (with `columnKey`) a column of that group field. */
 export type FieldRef = { formKey: string; fieldKey: string; columnKey?: string | null };

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { UPLOAD_FIELD } from '@registry/shared/contracts/file';
+import { UPLOAD_FIELD } from '@registry/shared/contracts/file-codes';
 import type { DictImportReport } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
 import { dictOptionKeys } from '../../../components/dict-select/page-dict-options';

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { UPLOAD_FIELD } from '@registry/shared/contracts/file';
+import { UPLOAD_FIELD } from '@registry/shared/contracts/file-codes';
 import type { DictImportReport } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
 

@@ -1,5 +1,5 @@
 import { Checkbox, Form, Radio, Select, Space, Typography } from 'antd';
-import { ASSIGN_MODE_LABELS, ASSIGN_MODES } from '@registry/shared/contracts/followup';
+import { ASSIGN_MODE_LABELS, ASSIGN_MODES } from '@registry/shared/contracts/followup-codes';
 import { useProjectStore } from '../../../lib/stores/project-store';
 import { useSubProjects } from '../api/list-sub-projects';
 import { fieldValueOptions, ruleFields, singleForms, type FormInfo } from '../hooks/definition-forms';

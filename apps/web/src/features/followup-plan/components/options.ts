@@ -1,4 +1,4 @@
-import { CONTACT_METHOD_LABELS, CONTACT_METHODS } from '@registry/shared/contracts/followup';
+import { CONTACT_METHOD_LABELS, CONTACT_METHODS } from '@registry/shared/contracts/followup-codes';
 import { OFFSET_UNIT_LABELS, OFFSET_UNITS } from '@registry/shared/followup/schedule';
 
 export const DATE_FORMAT = 'YYYY-MM-DD';

@@ -2,12 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Card, Empty, Space, Table, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
-import {
-  ASSIGN_MODE_LABELS,
-  PLAN_STATUS_LABELS,
-  type PlanStatus,
-  type PlanVO,
-} from '@registry/shared/contracts/followup';
+import type { PlanVO } from '@registry/shared/contracts/followup';
+import { ASSIGN_MODE_LABELS, PLAN_STATUS_LABELS, type PlanStatus } from '@registry/shared/contracts/followup-codes';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { formatTime } from '../../../lib/format-time';
 import { Permission } from '../../../lib/permission';

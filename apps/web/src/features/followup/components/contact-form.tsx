@@ -7,7 +7,7 @@ import {
   CONTACT_OUTCOMES,
   type ContactMethod,
   type ContactOutcome,
-} from '@registry/shared/contracts/followup';
+} from '@registry/shared/contracts/followup-codes';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { toast } from '../../../lib/toast';
 import { useAddContact } from '../api/add-contact';

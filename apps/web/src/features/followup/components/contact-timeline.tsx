@@ -1,5 +1,6 @@
 import { Empty, Space, Timeline, Typography } from 'antd';
-import { CONTACT_METHOD_LABELS, type ContactVO } from '@registry/shared/contracts/followup';
+import type { ContactVO } from '@registry/shared/contracts/followup';
+import { CONTACT_METHOD_LABELS } from '@registry/shared/contracts/followup-codes';
 import { formatTime } from '../../../lib/format-time';
 import { OutcomeTag } from './worklist-columns';
 

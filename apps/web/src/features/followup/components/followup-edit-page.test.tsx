@@ -9,7 +9,7 @@ import type {
   TaskFormSaveRequest,
   TaskFormVO,
 } from '@registry/shared/contracts/followup';
-import { blankRecord } from '@registry/shared/contracts/form-record';
+import { blankRecord } from '@registry/shared/contracts/form-record-codes';
 import type { Definition } from '@registry/shared/forms/definition';
 import { server } from '../../../test/server';
 import { apiUrl, http, HttpResponse, ok } from '../../../test/api';

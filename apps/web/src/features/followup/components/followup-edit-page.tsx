@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
-import { Button, Card, Col, Result, Row, Spin, Typography } from 'antd';
+import { Button, Card, Col, Row, Spin, Typography } from 'antd';
+import { LazyResult } from '../../../components/lazy-result/lazy-result';
 import type { Dayjs } from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -110,7 +111,7 @@ function TaskPage() {
       返回随访列表
     </Button>
   );
-  if (!id) return <Result status="warning" title="缺少随访任务编号" extra={back} />;
+  if (!id) return <LazyResult status="warning" title="缺少随访任务编号" extra={back} />;
   if (task.isPending)
     return (
       <div style={{ padding: 48, textAlign: 'center' }}>
@@ -120,7 +121,7 @@ function TaskPage() {
   if (task.isError) {
     const missing = task.error instanceof ApiError && task.error.status === 404;
     return (
-      <Result
+      <LazyResult
         status={missing ? '404' : 'error'}
         title={missing ? '随访任务不存在或您无权查看' : '随访任务加载失败，请稍后重试'}
         extra={back}

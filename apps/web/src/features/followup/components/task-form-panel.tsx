@@ -4,7 +4,7 @@ import { SaveOutlined, SendOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
-import { RECORD_STATUS_LABELS } from '@registry/shared/contracts/form-record';
+import { RECORD_STATUS_LABELS } from '@registry/shared/contracts/form-record-codes';
 import type { TaskDetailVO, TaskFormVO } from '@registry/shared/contracts/followup';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { validateRecord } from '@registry/shared/forms/record';

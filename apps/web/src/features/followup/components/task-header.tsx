@@ -7,7 +7,7 @@ import {
   PATIENT_STATUS_LABELS,
   type PatientGender,
   type PatientStatus,
-} from '@registry/shared/contracts/patient';
+} from '@registry/shared/contracts/patient-codes';
 import { isMaskedValue } from '@registry/shared/phi-mask';
 import { TaskStateTag } from './task-state-tag';
 import { WindowText } from './window-text';

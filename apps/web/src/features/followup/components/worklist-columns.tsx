@@ -1,12 +1,12 @@
 import { Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
+import type { TaskListItem } from '@registry/shared/contracts/followup';
 import {
   CONTACT_METHOD_LABELS,
   CONTACT_OUTCOME_LABELS,
   type ContactOutcome,
-  type TaskListItem,
-} from '@registry/shared/contracts/followup';
+} from '@registry/shared/contracts/followup-codes';
 import { TaskStateTag } from './task-state-tag';
 import { WindowText } from './window-text';
 

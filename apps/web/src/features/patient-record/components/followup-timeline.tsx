@@ -1,11 +1,7 @@
 import { Empty, Space, Spin, Tag, Timeline, Typography } from 'antd';
 import { Link } from 'react-router';
-import {
-  CONTACT_METHOD_LABELS,
-  CONTACT_OUTCOME_LABELS,
-  type PatientTimelineItem,
-  type TaskState,
-} from '@registry/shared/contracts/followup';
+import type { PatientTimelineItem, TaskState } from '@registry/shared/contracts/followup';
+import { CONTACT_METHOD_LABELS, CONTACT_OUTCOME_LABELS } from '@registry/shared/contracts/followup-codes';
 import { TASK_STATE_LABELS } from '@registry/shared/followup/schedule';
 import { formatTime } from '../../../lib/format-time';
 import { useFollowupTimeline } from '../api/get-followup-timeline';

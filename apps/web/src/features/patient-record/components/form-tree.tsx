@@ -5,6 +5,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import type { RecordSummary } from '@registry/shared/contracts/form-record';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
+import { recordsByForm } from '../hooks/records-by-form';
 import { RecordStatusTag } from './record-status-tag';
 
 /** The form (and instance of a repeating form) being edited; `new`: an instance not saved yet. */
@@ -34,18 +35,6 @@ export function selectionKey(definition: Definition, selection: TreeSelection): 
 function shortDate(iso: string): string {
   const d = dayjs(iso);
   return d.isSame(dayjs(), 'year') ? d.format('MM-DD') : d.format('YYYY-MM-DD');
-}
-
-/** The instances of each form, in order. */
-export function recordsByForm(records: readonly RecordSummary[]): Map<string, RecordSummary[]> {
-  const out = new Map<string, RecordSummary[]>();
-  for (const record of records) {
-    const list = out.get(record.formKey);
-    if (list) list.push(record);
-    else out.set(record.formKey, [record]);
-  }
-  for (const list of out.values()) list.sort((a, b) => a.instance - b.instance);
-  return out;
 }
 
 /** Filled of shown, missing required fields, open queries: what is left to do on a record. */

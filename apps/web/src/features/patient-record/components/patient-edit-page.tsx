@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Card, Empty, Result, Space, Spin, Typography } from 'antd';
+import { Button, Card, Empty, Space, Spin, Typography } from 'antd';
+import { LazyResult } from '../../../components/lazy-result/lazy-result';
 import { FileTextOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams, type Location } from 'react-router';
-import { blankRecord, type FormRecordVO, type RecordSummary } from '@registry/shared/contracts/form-record';
+import type { FormRecordVO, RecordSummary } from '@registry/shared/contracts/form-record';
+import { blankRecord } from '@registry/shared/contracts/form-record-codes';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { ProjectScope } from '../../../lib/project-scope';
@@ -17,7 +19,8 @@ import { useRecord } from '../api/get-record';
 import { patientKeys, recordKeys } from '../api/keys';
 import { usePatientRecords } from '../api/list-patient-records';
 import { formOf, useRecordDefinition, withRecordVersion, type RecordDefinition } from '../hooks/record-definition';
-import { FormTree, recordsByForm, type TreeSelection } from './form-tree';
+import { recordsByForm } from '../hooks/records-by-form';
+import { FormTree, type TreeSelection } from './form-tree';
 import { PatientHeader } from './patient-header';
 import { useReasonPrompt } from './reason-dialog';
 import { RecordEditor, type RecordEditorHandle } from './record-editor';
@@ -94,7 +97,7 @@ function RecordPane({ patientId, form, merged, selection, editorRef, onSaved, on
   if (!initial || (older && !onVersion)) {
     if (failed) {
       return (
-        <Result
+        <LazyResult
           status="warning"
           title="表单加载失败"
           extra={
@@ -259,7 +262,7 @@ function EditWorkspace({ patientId }: { patientId: string }) {
 
   if (patient.isError) {
     return (
-      <Result
+      <LazyResult
         status="404"
         title="患者不存在"
         subTitle="该患者不存在或不在您的权限范围内。"
@@ -341,7 +344,7 @@ export function PatientEditPage() {
   const patientId = params.get('id') ?? '';
   if (!patientId) {
     return (
-      <Result
+      <LazyResult
         status="info"
         title="请先选择患者"
         extra={

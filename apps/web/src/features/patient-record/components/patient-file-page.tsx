@@ -1,5 +1,6 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Button, Card, Empty, Progress, Result, Select, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
+import { Button, Card, Empty, Progress, Select, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
+import { LazyResult } from '../../../components/lazy-result/lazy-result';
 import { EditOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useQueries } from '@tanstack/react-query';
@@ -17,7 +18,7 @@ import { usePatientRecords } from '../api/list-patient-records';
 import { useRecordDefinition } from '../hooks/record-definition';
 import { buildTimeline, type TimelineEvent, type TimelineKind } from '../hooks/timeline';
 import { buildTrends, trendForms, type TrendSeries } from '../hooks/trends';
-import { recordsByForm } from './form-tree';
+import { recordsByForm } from '../hooks/records-by-form';
 import { FollowupTimeline } from './followup-timeline';
 import { PatientHeader } from './patient-header';
 import { RecordStatusTag } from './record-status-tag';
@@ -287,7 +288,7 @@ function FileWorkspace({ patientId }: { patientId: string }) {
 
   if (patient.isError) {
     return (
-      <Result
+      <LazyResult
         status="404"
         title="患者不存在"
         subTitle="该患者不存在或不在您的权限范围内。"
@@ -380,7 +381,7 @@ export function PatientFilePage() {
   const [params] = useSearchParams();
   const patientId = params.get('id') ?? '';
   if (!patientId) {
-    return <Result status="info" title="请先选择患者" extra={<Link to="/patient/list">去患者列表</Link>} />;
+    return <LazyResult status="info" title="请先选择患者" extra={<Link to="/patient/list">去患者列表</Link>} />;
   }
   return (
     <ProjectScope>

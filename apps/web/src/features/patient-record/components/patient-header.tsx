@@ -1,15 +1,14 @@
-import { useState, type ReactNode } from 'react';
-import { Button, Card, Descriptions, Modal, Space, Tag, Typography } from 'antd';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Button, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import type { PatientVO } from '@registry/shared/contracts/patient';
-import { PATIENT_GENDER_LABELS, PATIENT_STATUS_LABELS } from '@registry/shared/contracts/patient';
+import { PATIENT_GENDER_LABELS, PATIENT_STATUS_LABELS } from '@registry/shared/contracts/patient-codes';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { Permission } from '../../../lib/permission';
-import { toast } from '../../../lib/toast';
-// The demographics form of /patient/add, reused for editing (one form for both pages).
-import { PatientForm } from '../../../components/patient-form/patient-form';
-import { useUpdatePatient } from '../api/update-patient';
+
+// The demographics dialog (the /patient/add form and its zod rules) loads when 编辑基本信息 is first pressed.
+const DemographicsDialog = lazy(() => import('./demographics-dialog').then((m) => ({ default: m.DemographicsDialog })));
 
 const STATUS_COLORS: Record<PatientVO['status'], string> = {
   screening: 'default',
@@ -28,34 +27,6 @@ export function ageOf(birthDate: string | null, today = dayjs()): number | null 
 
 export function PatientStatusTag({ status }: { status: PatientVO['status'] }) {
   return <Tag color={STATUS_COLORS[status]}>{PATIENT_STATUS_LABELS[status]}</Tag>;
-}
-
-/** The demographics dialog: the /patient/add form in edit mode, saved with the patient's rowVersion. */
-function DemographicsDialog({
-  patient,
-  onClose,
-  onReload,
-}: {
-  patient: PatientVO;
-  onClose: () => void;
-  onReload: () => void;
-}) {
-  const update = useUpdatePatient();
-  return (
-    <Modal open title="编辑基本信息" width={880} footer={null} onCancel={onClose} destroyOnHidden maskClosable={false}>
-      <PatientForm
-        mode="edit"
-        patient={patient}
-        onReload={onReload}
-        onSubmit={async (body) => {
-          await update.mutateAsync(body);
-          toast.success('基本信息已保存');
-          onClose();
-        }}
-        extraActions={<Button onClick={onClose}>取消</Button>}
-      />
-    </Modal>
-  );
 }
 
 export type PatientHeaderProps = {
@@ -100,7 +71,11 @@ export function PatientHeader({ patient, onReload, extra }: PatientHeaderProps) 
         <Descriptions.Item label="入组日期">{patient.enrolDate ?? '—'}</Descriptions.Item>
         <Descriptions.Item label="手机号">{patient.phone ?? '—'}</Descriptions.Item>
       </Descriptions>
-      {editing && <DemographicsDialog patient={patient} onClose={() => setEditing(false)} onReload={onReload} />}
+      {editing && (
+        <Suspense fallback={null}>
+          <DemographicsDialog patient={patient} onClose={() => setEditing(false)} onReload={onReload} />
+        </Suspense>
+      )}
     </Card>
   );
 }

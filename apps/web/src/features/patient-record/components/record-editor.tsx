@@ -20,7 +20,7 @@ import {
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import type { FormRecordVO } from '@registry/shared/contracts/form-record';
-import { QUERY_STATUS_LABELS, RECORD_STATUS_LABELS } from '@registry/shared/contracts/form-record';
+import { QUERY_STATUS_LABELS, RECORD_STATUS_LABELS } from '@registry/shared/contracts/form-record-codes';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { CrfForm } from '../../../components/crf/crf-form';

@@ -1,7 +1,7 @@
 import { Tag } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
 import type { RecordStatus } from '@registry/shared/contracts/form-record';
-import { RECORD_STATUS_LABELS } from '@registry/shared/contracts/form-record';
+import { RECORD_STATUS_LABELS } from '@registry/shared/contracts/form-record-codes';
 
 export const STATUS_COLORS: Readonly<Record<RecordStatus, string>> = {
   draft: 'gold',

@@ -20,7 +20,7 @@ import {
 import { ArrowLeftOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
 import type { DataQueryVO, RecordHistoryResponse, ValueVersionVO } from '@registry/shared/contracts/form-record';
-import { QUERY_STATUS_LABELS } from '@registry/shared/contracts/form-record';
+import { QUERY_STATUS_LABELS } from '@registry/shared/contracts/form-record-codes';
 import type { FormDefinition, MissingCode } from '@registry/shared/forms/definition';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { pathLabel } from '../../../components/crf/crf-paths';

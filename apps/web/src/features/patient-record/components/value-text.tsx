@@ -1,8 +1,8 @@
 import { Typography } from 'antd';
 import type { ValueVersionVO } from '@registry/shared/contracts/form-record';
-import { VALUE_SOURCE_LABELS } from '@registry/shared/contracts/form-record';
+import { VALUE_SOURCE_LABELS } from '@registry/shared/contracts/form-record-codes';
 import type { AnyField, MissingCode } from '@registry/shared/forms/definition';
-import { isBlankValue } from '@registry/shared/forms/record';
+import { isBlankValue } from '@registry/shared/forms/values';
 import { useDictOptionPage } from '../../../components/dict-select/page-dict-options';
 import { BLANK_TEXT, formatValue } from '../hooks/format-value';
 

@@ -1,6 +1,6 @@
 import type { AnyField, MissingCode } from '@registry/shared/forms/definition';
-import { YES_NO_OPTIONS } from '@registry/shared/forms/definition';
-import { isBlankValue } from '@registry/shared/forms/record';
+import { YES_NO_OPTIONS } from '@registry/shared/forms/field-types';
+import { isBlankValue } from '@registry/shared/forms/values';
 
 export const BLANK_TEXT = '（空）';
 

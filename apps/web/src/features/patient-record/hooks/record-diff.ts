@@ -1,4 +1,4 @@
-import { isBlankValue, sameValue } from '@registry/shared/forms/record';
+import { isBlankValue, sameValue } from '@registry/shared/forms/values';
 
 type Data = Record<string, unknown>;
 

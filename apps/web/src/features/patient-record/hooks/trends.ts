@@ -1,6 +1,6 @@
 import type { FormRecordVO } from '@registry/shared/contracts/form-record';
 import type { AnyField, Definition, FieldDefinition, FormDefinition } from '@registry/shared/forms/definition';
-import { NUMERIC_FIELD_TYPES } from '@registry/shared/forms/definition';
+import { NUMERIC_FIELD_TYPES } from '@registry/shared/forms/field-types';
 
 /** One value of a numeric field at a date: an instance of a repeating form, or a row of a group. */
 export type TrendPoint = {

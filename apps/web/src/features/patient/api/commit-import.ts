@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { UPLOAD_FIELD } from '@registry/shared/contracts/file';
+import { UPLOAD_FIELD } from '@registry/shared/contracts/file-codes';
 import type { ImportCommitResponse } from '@registry/shared/contracts/patient-import';
 import { request } from '../../../lib/request';
 import { patientKeys } from './page-patients';

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { UPLOAD_FIELD } from '@registry/shared/contracts/file';
+import { UPLOAD_FIELD } from '@registry/shared/contracts/file-codes';
 import type { ImportReport } from '@registry/shared/contracts/patient-import';
 import { request } from '../../../lib/request';
 

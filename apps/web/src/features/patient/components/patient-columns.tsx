@@ -4,12 +4,12 @@ import { LockOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { isMaskedValue } from '@registry/shared/phi-mask';
 import dayjs from 'dayjs';
+import type { PatientListItem } from '@registry/shared/contracts/patient';
 import {
   PATIENT_GENDER_LABELS,
   PATIENT_STATUS_LABELS,
-  type PatientListItem,
   type PatientStatus,
-} from '@registry/shared/contracts/patient';
+} from '@registry/shared/contracts/patient-codes';
 import { formatTime } from '../../../lib/format-time';
 import { fieldColumnKey, formatFieldValue, isMissingCode, type ListField } from '../hooks/list-fields';
 

@@ -3,12 +3,12 @@ import { Badge, Button, DatePicker, Form, Input, InputNumber, Select, Space, typ
 import { DownOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { CenterVO } from '@registry/shared/contracts/center';
-import { PATIENT_STATUS_LABELS, PATIENT_STATUSES, type PatientStatus } from '@registry/shared/contracts/patient';
+import { PATIENT_STATUS_LABELS, PATIENT_STATUSES, type PatientStatus } from '@registry/shared/contracts/patient-codes';
 import {
   PATIENT_FOLLOWUP_STATUS_LABELS,
   PATIENT_FOLLOWUP_STATUSES,
   type PatientFollowupStatus,
-} from '@registry/shared/contracts/followup';
+} from '@registry/shared/contracts/followup-codes';
 import { DictSelect } from '../../../components/dict-select/dict-select';
 import { EMPTY_CHOICE, NOT_EMPTY_CHOICE, type ListField } from '../hooks/list-fields';
 import { MAX_FIELD_FILTERS, type FieldFilterState, type PrivateQuery, type UrlQuery } from '../hooks/list-query';

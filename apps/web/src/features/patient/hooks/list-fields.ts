@@ -1,13 +1,7 @@
 import type { PublishedResponse } from '@registry/shared/contracts/form-definition';
 import type { FieldFilterOp } from '@registry/shared/contracts/patient';
-import {
-  YES_NO_OPTIONS,
-  type Definition,
-  type FieldDefinition,
-  type FieldOption,
-  type FieldType,
-  type MissingCode,
-} from '@registry/shared/forms/definition';
+import type { Definition, FieldDefinition, FieldOption, MissingCode } from '@registry/shared/forms/definition';
+import { YES_NO_OPTIONS, type FieldType } from '@registry/shared/forms/field-types';
 
 /** How a list column is filtered: a select of its options, a range, or a "contains" text. */
 export type FilterKind = 'choice' | 'dict' | 'number' | 'date' | 'text' | 'none';

@@ -1,13 +1,12 @@
+import type { FieldFilter, PatientPageRequest } from '@registry/shared/contracts/patient';
 import {
   FIELD_FILTER_OPS,
   PATIENT_SORT_FIELDS,
   PATIENT_STATUSES,
-  type FieldFilter,
   type FieldFilterOp,
-  type PatientPageRequest,
   type PatientStatus,
-} from '@registry/shared/contracts/patient';
-import { PATIENT_FOLLOWUP_STATUSES, type PatientFollowupStatus } from '@registry/shared/contracts/followup';
+} from '@registry/shared/contracts/patient-codes';
+import { PATIENT_FOLLOWUP_STATUSES, type PatientFollowupStatus } from '@registry/shared/contracts/followup-codes';
 import type { ListField } from './list-fields';
 
 /**

@@ -6,11 +6,10 @@ import {
   QUERY_MINE_FILTERS,
   QUERY_STATUS_CODES,
   QUERY_STATUS_LABELS,
-  type QueryListItem,
   type QueryMineFilter,
-  type QueryPageRequest,
   type QueryStatus,
-} from '@registry/shared/contracts/form-record';
+} from '@registry/shared/contracts/form-record-codes';
+import type { QueryListItem, QueryPageRequest } from '@registry/shared/contracts/form-record';
 import { useCenters } from '../../../components/patient-form/list-centers';
 import { listEmptyText } from '../../../components/list-empty/list-empty';
 import { formatTime } from '../../../lib/format-time';
