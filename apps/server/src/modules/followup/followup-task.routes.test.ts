@@ -369,6 +369,21 @@ describe('POST followup/task/export', () => {
     expect(event?.newValue).toMatchObject({ rows: 2, masked: false });
   });
 
+  it('should keep a searched name out of the audit trail, saying only that a keyword was used', async () => {
+    const res = await t.api({
+      method: 'POST',
+      url: '/followup/task/export',
+      token: owner,
+      payload: { keyword: '钱二' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await open(res.rawPayload)).slice(1).map((r) => r[1])).toContain('钱二');
+    const events = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'followup_task.export'));
+    const last = events.at(-1);
+    expect(JSON.stringify(last?.newValue)).not.toContain('钱二');
+    expect(last?.newValue).toMatchObject({ filter: { keyword: '（已隐去）' } });
+  });
+
   it('should mask names and phones without patient.pii', async () => {
     const res = await t.api({ method: 'POST', url: '/followup/task/export', token: qc, payload: { patientId: p.A } });
     const rows = await open(res.rawPayload);

@@ -168,7 +168,9 @@ export function createFollowupTaskService(deps: { db: Db; clock: Clock; keys: Ph
         const found = (await listTasks(tx, scope, filter, day, TASK_EXPORT_MAX_ROWS)).map((r) =>
           presentTask(r, keys, pii),
         );
-        const { piiSearch: _n, ...shown } = filter;
+        // the keyword may be a patient's name or phone: the permanent trail says only that one was used
+        const { piiSearch: _n, keyword, ...rest } = filter;
+        const shown = keyword ? { ...rest, keyword: '（已隐去）' } : rest;
         await audit(
           tx,
           ctx,
