@@ -135,6 +135,55 @@ function antdDeferred(): Plugin {
   };
 }
 
+/** antd's style-hook factories; their second argument is the function that generates the component's CSS. */
+const ANTD_STYLE_FACTORIES = new Set(['genStyleHooks', 'genComponentStyleHook', 'genSubStyleComponent']);
+
+type EstreeNode = { type: string; start: number; end: number; [key: string]: unknown };
+
+/** Every CallExpression under `node` (a plain walk over the estree that Rollup's parser returns). */
+function callsIn(node: unknown, out: EstreeNode[] = []): EstreeNode[] {
+  if (Array.isArray(node)) {
+    for (const child of node) callsIn(child, out);
+  } else if (node && typeof node === 'object' && typeof (node as EstreeNode).type === 'string') {
+    const n = node as EstreeNode;
+    if (n.type === 'CallExpression') out.push(n);
+    for (const [key, value] of Object.entries(n)) if (key !== 'type' && typeof value === 'object') callsIn(value, out);
+  }
+  return out;
+}
+
+/**
+ * Quality P7 and P8: antd runs in zero-runtime mode (`config/theme.ts`), its component CSS comes from the prebuilt
+ * `antd/dist/antd.css`, and `@ant-design/cssinjs-utils` returns from a style hook before it calls the style function.
+ * The style functions are dead code that would still be shipped: in each `antd/es/<component>/style/*.js`, the style
+ * function passed to genStyleHooks / genComponentStyleHook / genSubStyleComponent becomes `() => []`, so Rollup drops
+ * them and everything only they use. The component-token functions (third argument) stay: antd still registers the
+ * theme's tokens as CSS variables. Build only; tests run antd as it is.
+ */
+function antdStyleFunctionsDropped(): Plugin {
+  return {
+    name: 'registry-antd-zero-runtime-styles',
+    apply: 'build',
+    transform(code, id) {
+      const path = id.replaceAll('\\', '/');
+      if (!/\/node_modules\/antd\/es\/.+\/style\/[^/]+\.js$/.test(path)) return null;
+      if (![...ANTD_STYLE_FACTORIES].some((name) => code.includes(name))) return null;
+      const calls = callsIn(this.parse(code)).filter((call) => {
+        const callee = call.callee as EstreeNode;
+        return callee.type === 'Identifier' && ANTD_STYLE_FACTORIES.has(callee.name as string);
+      });
+      const styleArgs = calls
+        .map((call) => (call.arguments as EstreeNode[])[1])
+        .filter((arg): arg is EstreeNode => arg !== undefined)
+        .sort((a, b) => b.start - a.start);
+      if (styleArgs.length === 0) return null;
+      let out = code;
+      for (const arg of styleArgs) out = `${out.slice(0, arg.start)}() => []${out.slice(arg.end)}`;
+      return { code: out, map: null };
+    },
+  };
+}
+
 /** Vendor chunks that change rarely, so a new build does not invalidate the browser's cache of them. */
 const VENDOR_GROUPS = [
   { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
@@ -148,7 +197,7 @@ const VENDOR_GROUPS = [
 ];
 
 export default defineConfig({
-  plugins: [antdDeferred(), react(), versionFile(), precompress()],
+  plugins: [antdDeferred(), antdStyleFunctionsDropped(), react(), versionFile(), precompress()],
   server: {
     port: 5173,
     proxy: {
