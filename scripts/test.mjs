@@ -5,10 +5,13 @@
 // The server suite runs a second time on the PostgreSQL named by TEST_PG_URL (default: the machine's
 // postgres://postgres@127.0.0.1:5432/postgres when it answers). With REQUIRE_PG=1 (set by .ci/run) a PostgreSQL
 // that does not answer is a failure, never a silent skip.
+// lint + format and typecheck are single-threaded and independent: they run side by side (two lanes on two cores),
+// each lane's output printed whole when it ends.
 // Ends with the line "tests: N passed, N failed".
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,13 +23,53 @@ mkdirSync(reports, { recursive: true });
 const only = process.argv.slice(2); // e.g. `npm test -- unit server` runs just those steps
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** [step, milliseconds], printed at the end with the load average so a slow run can be told from a busy machine. */
+const timings = [];
 
 function step(name, command, args, env = {}) {
   if (only.length > 0 && !only.includes(name)) return true;
   console.log(`\n━━ ${name}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  timings.push([name, Date.now() - started]);
   if (result.status !== 0) failures.push(name);
   return result.status === 0;
+}
+
+/** Like step(), without blocking: the output is collected and printed in one piece when the command ends. */
+function stepAsync(name, command, args, env = {}) {
+  if (only.length > 0 && !only.includes(name)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const chunks = [];
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    const done = (code) => {
+      timings.push([name, Date.now() - started]);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      process.stdout.write(
+        `\n━━ ${name}: ${command} ${args.join(' ')} (${seconds} s)\n${Buffer.concat(chunks).toString()}`,
+      );
+      if (code !== 0) failures.push(name);
+      resolve(code === 0);
+    };
+    child.once('error', (err) => (chunks.push(Buffer.from(`${String(err)}\n`)), done(1)));
+    child.once('close', done);
+  });
+}
+
+/** Runs lanes side by side; each lane is a list of steps run one after the other. */
+async function lanes(...list) {
+  await Promise.all(
+    list.map(async (lane) => {
+      for (const [name, command, args, env] of lane) await stepAsync(name, command, args, env);
+    }),
+  );
 }
 
 function countVitest(file) {
@@ -75,9 +118,13 @@ const vitest = (name, projects, env = {}) => {
   return ok;
 };
 
-step('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
-step('format', 'npx', ['prettier', '--check', '.']);
-step('typecheck', 'npm', ['run', 'typecheck']);
+await lanes(
+  [
+    ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+    ['format', 'npx', ['prettier', '--check', '.']],
+  ],
+  [['typecheck', 'npm', ['run', 'typecheck']]],
+);
 vitest('unit', ['shared', 'web']);
 vitest('server', ['server'], { TEST_DATABASE_URL: '' });
 
@@ -104,6 +151,13 @@ if (step('build', 'npm', ['run', 'build'])) {
 }
 
 console.log('');
+if (timings.length > 0) {
+  const load = loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+  console.log(`step times (load average now ${load}, ${availableParallelism()} cores):`);
+  for (const [name, ms] of timings) console.log(`  ${name.padEnd(10)} ${(ms / 1000).toFixed(0).padStart(5)} s`);
+}
 if (failures.length > 0) console.log(`failed steps: ${failures.join(', ')}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failures.length > 0 || totals.failed > 0 ? 1 : 0);

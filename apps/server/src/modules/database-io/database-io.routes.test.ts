@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftResponse, ImportResponse, VersionSummary } from '@registry/shared/contracts/form-definition';
 import { auditEvents, projects } from '../../db/schema';
+import { describeWithShared } from '../../../test/shared-folder';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { definitionToWorkbook, DICTIONARY_SHEET, workbookToDefinition } from './excel';
 import { checkOdmStructure } from './odm-structure.test-support';
@@ -13,10 +14,8 @@ import { checkOdmStructure } from './odm-structure.test-support';
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const REDCAP_FIXTURE = path.resolve(
-  here,
-  '../../../../../../shared/fixtures/redcap/bridge2ai-voice-data-dictionary.csv',
-);
+/** The project's own whole dictionary; the Bridge2AI one is read from the shared folder where it is present. */
+const OWN_REDCAP_DICTIONARY = path.resolve(here, '../../../test/fixtures/redcap/heart-failure-dictionary.csv');
 
 let t: TestApp;
 let owner: string;
@@ -173,21 +172,45 @@ describe('definition import', () => {
     expect(broken.json<Body>().issues?.[0]?.message).toContain('不是 REDCap 数据字典');
   });
 
-  it('should import the Bridge2AI REDCap dictionary with its report and counts', async () => {
+  it('should import a whole REDCap dictionary with its report and counts', async () => {
     const res = await upload(
       '/form-definition/import/redcap',
       owner,
-      'bridge2ai-voice-data-dictionary.csv',
-      readFileSync(REDCAP_FIXTURE),
+      'heart-failure-dictionary.csv',
+      readFileSync(OWN_REDCAP_DICTIONARY),
     );
     expect(res.statusCode, res.body.slice(0, 500)).toBe(200);
     const data = res.json<Body<ImportResponse>>().data;
-    expect(data.formCount).toBe(59);
-    expect(data.fieldCount).toBeGreaterThan(1800);
-    expect(data.summary).toMatchObject({ rows: 1903, branching: 487 });
-    expect(data.summary?.branchingTranslated).toBeGreaterThanOrEqual(463);
+    expect(data.formCount).toBe(4);
+    expect(data.fieldCount).toBe(39);
+    expect(data.summary).toMatchObject({ rows: 41, branching: 15, branchingTranslated: 15 });
     expect(data.notes.length).toBeGreaterThan(0);
     expect(data.notes.every((n) => n.severity !== 'error')).toBe(true);
     expect(data.problems).toEqual([]);
   });
 });
+
+// In addition where the team's shared folder is present (required in CI): a real public dictionary.
+describeWithShared(
+  'definition import of the Bridge2AI REDCap dictionary',
+  'fixtures/redcap/bridge2ai-voice-data-dictionary.csv',
+  (file) => {
+    it('should import the Bridge2AI REDCap dictionary with its report and counts', async () => {
+      const res = await upload(
+        '/form-definition/import/redcap',
+        owner,
+        'bridge2ai-voice-data-dictionary.csv',
+        readFileSync(file),
+      );
+      expect(res.statusCode, res.body.slice(0, 500)).toBe(200);
+      const data = res.json<Body<ImportResponse>>().data;
+      expect(data.formCount).toBe(59);
+      expect(data.fieldCount).toBeGreaterThan(1800);
+      expect(data.summary).toMatchObject({ rows: 1903, branching: 487 });
+      expect(data.summary?.branchingTranslated).toBeGreaterThanOrEqual(463);
+      expect(data.notes.length).toBeGreaterThan(0);
+      expect(data.notes.every((n) => n.severity !== 'error')).toBe(true);
+      expect(data.problems).toEqual([]);
+    });
+  },
+);

@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { definitionArb } from '@registry/shared/forms/testing/arbitraries';
 import type { Definition } from '@registry/shared/forms/definition';
 import { SAMPLE_DEFINITION } from '../../../test/fixtures/sample-definition';
+import { sharedLookedIn, sharedPath, sharedRequired } from '../../../test/shared-folder';
 import { HF_REG_DEFINITION, HFPEF_DEFINITION, T2DM_DEFINITION } from '../../db/seed-database';
 import { definitionToOdm, langOf, type OdmStudyInfo } from './odm';
 import { checkOdmStructure, parseXml, type XmlElement } from './odm-structure.test-support';
@@ -33,12 +33,10 @@ const hasXmllint = (() => {
 })();
 /**
  * The official ODM 1.3.2 XSD (with its imports; no npm package ships it): ODM_XSD_DIR, else the team's shared folder
- * beside the checkout (`<repo>/../shared/fixtures/odm`). Where it exists every run validates against it; in CI
- * (CI=true) its absence fails; on a fresh clone without it the schema tests are not part of the run.
+ * (`fixtures/odm`, see test/shared-folder.ts). Where it exists every run validates against it; in CI (CI=true or
+ * REQUIRE_SHARED=1) its absence fails; on a fresh clone without it the schema tests are not part of the run.
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
-const sharedXsdDir = path.resolve(here, '../../../../..', '../shared/fixtures/odm');
-const xsdDir = process.env.ODM_XSD_DIR ?? (existsSync(sharedXsdDir) ? sharedXsdDir : null);
+const xsdDir = process.env.ODM_XSD_DIR ?? sharedPath('fixtures/odm');
 const xsdPath = xsdDir ? path.join(xsdDir, 'ODM1-3-2.xsd') : null;
 
 /** xmllint on the document: well-formedness always, the ODM 1.3.2 XSD when it is found (see xsdDir). */
@@ -364,11 +362,12 @@ if (xsdPath)
       }
     });
   });
-else if (process.env.CI === 'true')
+else if (sharedRequired)
   describe('CDISC ODM 1.3.2 export against the official XSD', () => {
     it('should find the ODM 1.3.2 schema in CI', () => {
       throw new Error(
-        `CI=true but the ODM 1.3.2 schema is not at ${sharedXsdDir}: set ODM_XSD_DIR or provide ../shared/fixtures/odm`,
+        `CI requires the ODM 1.3.2 schema, which is not in the shared folder (looked in ${sharedLookedIn.join(', ')}): ` +
+          'set ODM_XSD_DIR or REGISTRY_SHARED_DIR, or place the shared folder beside the checkout',
       );
     });
   });
