@@ -115,7 +115,7 @@ describe('PatientEditPage', { timeout: 60_000 }, () => {
     await renderEdit(`/patient/edit?id=${PATIENT_ID}&form=vital_signs&instance=1&field=weight`);
     const input = screen.getByLabelText('体重');
     await waitFor(() => expect(input).toHaveFocus());
-    expect(input.closest('.ant-form-item')).toHaveClass('record-field-focus');
+    expect(input.closest('.crf-field')).toHaveClass('record-field-focus');
     expect(document.querySelectorAll('.record-field-focus')).toHaveLength(1);
   });
 

@@ -116,7 +116,7 @@ function fieldElement(root: HTMLElement | null, path: string): HTMLElement | und
 function focusPoint(root: HTMLElement | null, path: string) {
   const input = fieldElement(root, path);
   if (!input) return;
-  const item = input.closest<HTMLElement>('.ant-form-item, td') ?? input;
+  const item = input.closest<HTMLElement>('.crf-field, td') ?? input;
   item.scrollIntoView?.({ block: 'center' });
   item.classList.add('record-field-focus');
   input.focus({ preventScroll: true });
