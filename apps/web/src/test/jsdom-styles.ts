@@ -14,6 +14,10 @@
  * a fifth of their rules. The original text stays readable through `innerHTML`, so antd sees its own
  * sheet and does not write it again.
  */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
 const KEPT_PROPERTIES = new Set(['display', 'visibility', 'opacity', 'pointer-events']);
 const STYLE_RULE = 1;
 const MEDIA_RULE = 4;
@@ -93,4 +97,35 @@ export function keepOnlyVisibilityStyles(): void {
     },
   });
   Object.defineProperty(proto, '__visibilityStyles', { value: true });
+}
+
+/**
+ * The rules of antd's prebuilt style sheet (`antd/dist/antd.css`, which the app loads: antd runs in zero-runtime
+ * mode) that decide whether an element is shown, as one `<style>` in this window's head: what antd hides with CSS
+ * (inactive tab panes, closed popups, `ant-form-item-hidden`) stays hidden for `toBeVisible` and role queries. The
+ * filtered text is cached per antd version under node_modules/.cache (about 1 s to compute, once).
+ */
+export function installAntdVisibilityRules(): void {
+  if (document.head.querySelector('style[data-antd-visibility]')) return;
+  const style = document.createElement('style');
+  style.setAttribute('data-antd-visibility', '');
+  style.textContent = antdVisibilityCss();
+  document.head.append(style);
+}
+
+function antdVisibilityCss(): string {
+  const require = createRequire(import.meta.url);
+  const cssPath = require.resolve('antd/dist/antd.css');
+  const { version } = JSON.parse(readFileSync(join(dirname(cssPath), '../package.json'), 'utf8')) as {
+    version: string;
+  };
+  const cache = join(dirname(cssPath), `../../.cache/registry-test/antd-visibility-${version}.css`);
+  if (existsSync(cache)) return readFileSync(cache, 'utf8');
+  const css = visibilityRules(readFileSync(cssPath, 'utf8'));
+  mkdirSync(dirname(cache), { recursive: true });
+  // written whole, then renamed: a worker reading at the same moment never sees half a file
+  const partial = `${cache}.${process.pid}.tmp`;
+  writeFileSync(partial, css);
+  renameSync(partial, cache);
+  return css;
 }

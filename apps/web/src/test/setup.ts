@@ -9,7 +9,7 @@ import { useMenuStore } from '../lib/stores/menu-store';
 import { useProjectStore } from '../lib/stores/project-store';
 import { usePasswordSetup } from '../lib/stores/password-setup-store';
 import { resetSignedOut } from '../lib/token';
-import { keepOnlyVisibilityStyles } from './jsdom-styles';
+import { installAntdVisibilityRules, keepOnlyVisibilityStyles } from './jsdom-styles';
 
 // antd pages are heavy in jsdom and the machine is shared: give findBy*/waitFor room.
 configure({ asyncUtilTimeout: 5000 });
@@ -17,6 +17,8 @@ configure({ asyncUtilTimeout: 5000 });
 // antd's style sheets reduced to the rules jsdom's getComputedStyle is asked about (see jsdom-styles.ts);
 // JSDOM_FULL_STYLES=1 keeps them whole (to compare, or to debug a style question).
 if (process.env.JSDOM_FULL_STYLES !== '1') keepOnlyVisibilityStyles();
+// antd's component CSS comes from antd.css in the app (zero-runtime mode): its show/hide rules, in jsdom too.
+installAntdVisibilityRules();
 
 // jsdom lacks these browser APIs that antd uses.
 Object.defineProperty(window, 'matchMedia', {
