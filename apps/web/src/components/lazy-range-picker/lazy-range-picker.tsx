@@ -30,14 +30,16 @@ export function rangeText(value: DateRange | undefined): string {
 /**
  * A date range filter whose calendar (antd's RangePicker with dayjs's panels, about 24 KiB gzip) loads when the user
  * first reaches for it, not with the page: until then a read-only box styled like the picker shows the range (or the
- * placeholders). Focusing the box starts loading the picker; a click, Enter, Space or ↓ swaps in the real picker,
- * focused and open, so keyboard users get the same calendar as mouse users.
+ * placeholders). Focusing the box starts loading the picker; a click, Enter, Space, ↓ or a typed character swaps in the
+ * real picker, focused and open, so keyboard users get the same calendar as mouse users.
  */
 export function LazyRangePicker({ value, onChange, style, 'aria-label': label }: LazyRangePickerProps) {
   const [active, setActive] = useState(false);
   const activate = () => setActive(true);
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter' || event.key === ' ' || event.key === 'ArrowDown') {
+    // Enter, Space, ↓, or starting to type a date: the calendar opens, focused (the first character opens it).
+    const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+    if (typing || event.key === 'Enter' || event.key === 'ArrowDown') {
       event.preventDefault();
       activate();
     }
