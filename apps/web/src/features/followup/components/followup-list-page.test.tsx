@@ -186,6 +186,31 @@ describe('FollowupListPage', { timeout: 120_000 }, () => {
     expect(router.state.location.search).not.toContain(encodeURIComponent('张三'));
   });
 
+  it('should show the due dates of the address and filter by dates picked in the calendar', async () => {
+    const served = serve();
+    const { user, router } = renderList('/followup/list?tab=due&from=2026-11-24&to=2026-11-24');
+    await screen.findByText('C01-0001', {}, { timeout: 20_000 });
+    expect(screen.getByRole('textbox', { name: '应随访日期' })).toHaveValue('2026-11-24 → 2026-11-24');
+    await user.click(screen.getByRole('textbox', { name: '应随访日期' }));
+    await waitFor(() => expect(document.querySelector('.ant-picker-dropdown td[title="2026-11-10"]')).not.toBeNull(), {
+      timeout: 20_000,
+    });
+    expect(document.querySelector('.ant-picker input')).toHaveValue('2026-11-24');
+    await user.click(document.querySelector('.ant-picker-dropdown td[title="2026-11-10"]') as HTMLElement);
+    await user.click(document.querySelector('.ant-picker-dropdown td[title="2026-11-20"]') as HTMLElement);
+    await user.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() =>
+      expect(last(served.pages)).toEqual({
+        current: 1,
+        size: 20,
+        state: 'due',
+        dueFrom: '2026-11-10',
+        dueTo: '2026-11-20',
+      }),
+    );
+    expect(router.state.location.search).toContain('from=2026-11-10&to=2026-11-20');
+  });
+
   it('should export the filtered worklist of the current tab under the server name', async () => {
     const served = serve();
     const saved: string[] = [];

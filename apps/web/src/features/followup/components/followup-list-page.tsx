@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Badge, Button, Card, Empty, Space, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
 import type { TablePaginationConfig } from 'antd/es/table';
 import { DownloadOutlined, ReloadOutlined, UserSwitchOutlined } from '@ant-design/icons';
@@ -30,10 +30,12 @@ import {
   type WorklistTab,
   type WorklistUrl,
 } from '../hooks/worklist-query';
-import { AssignDialog } from './assign-dialog';
 import { taskHref, worklistColumns } from './worklist-columns';
 import { WorklistFilterBar, type WorklistFilters } from './worklist-filter-bar';
 import './followup.css';
+
+// 分配给… loads when first opened.
+const AssignDialog = lazy(() => import('./assign-dialog').then((m) => ({ default: m.AssignDialog })));
 
 const EMPTY_TEXT: Readonly<Record<WorklistTab, string>> = {
   due: '今天没有待随访的患者',
@@ -236,15 +238,17 @@ function Worklist() {
         onChange={onTableChange}
       />
       {assigning && (
-        <AssignDialog
-          taskIds={selected}
-          doctors={doctors.data ?? []}
-          onClose={() => setAssigning(false)}
-          onAssigned={() => {
-            setAssigning(false);
-            setSelected([]);
-          }}
-        />
+        <Suspense fallback={null}>
+          <AssignDialog
+            taskIds={selected}
+            doctors={doctors.data ?? []}
+            onClose={() => setAssigning(false)}
+            onAssigned={() => {
+              setAssigning(false);
+              setSelected([]);
+            }}
+          />
+        </Suspense>
       )}
     </>
   );

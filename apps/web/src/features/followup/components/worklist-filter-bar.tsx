@@ -1,10 +1,11 @@
 import { useEffect, useMemo } from 'react';
-import { Button, DatePicker, Form, Input, Select, Space } from 'antd';
+import { Button, Form, Input, Select, Space } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { CenterVO } from '@registry/shared/contracts/center';
 import type { PlanVO } from '@registry/shared/contracts/followup';
 import type { TenantDoctor } from '@registry/shared/contracts/project';
+import { LazyRangePicker } from '../../../components/lazy-range-picker/lazy-range-picker';
 import { usePatientKeywordPlaceholder } from '../../../lib/permission';
 import type { WorklistUrl } from '../hooks/worklist-query';
 
@@ -136,7 +137,7 @@ export function WorklistFilterBar({ url, keyword, doctors, centers, plans, onSea
         />
       </Form.Item>
       <Form.Item name="due" label="应随访日期">
-        <DatePicker.RangePicker allowEmpty={[true, true]} aria-label="应随访日期" style={{ width: 240 }} />
+        <LazyRangePicker aria-label="应随访日期" style={{ width: 240 }} />
       </Form.Item>
       <Form.Item>
         <Space>

@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Badge, Button, DatePicker, Form, Input, InputNumber, Select, Space, type InputRef } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Badge, Button, Form, Input, Select, Space, type InputRef } from 'antd';
 import { DownOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { CenterVO } from '@registry/shared/contracts/center';
@@ -9,8 +9,11 @@ import {
   PATIENT_FOLLOWUP_STATUSES,
   type PatientFollowupStatus,
 } from '@registry/shared/contracts/followup-codes';
-import { DictSelect } from '../../../components/dict-select/dict-select';
+import { LazyRangePicker } from '../../../components/lazy-range-picker/lazy-range-picker';
 import { EMPTY_CHOICE, NOT_EMPTY_CHOICE, type ListField } from '../hooks/list-fields';
+
+// The CRF-field filters (InputNumber, dictionary selects…) load when 表单字段筛选 is first opened.
+const FieldFilterInputs = lazy(() => import('./patient-field-filters'));
 import { MAX_FIELD_FILTERS, type FieldFilterState, type PrivateQuery, type UrlQuery } from '../hooks/list-query';
 
 type Range = [Dayjs | null, Dayjs | null] | null;
@@ -112,91 +115,6 @@ export function fromFilterValues(values: FilterValues, fields: readonly ListFiel
   if (hospitalNo) hidden.hospitalNo = hospitalNo;
   if (idNumber) hidden.idNumber = idNumber;
   return { url, hidden };
-}
-
-/** A choice filter offers the options, the missing-data codes, and 未填写 / 已填写. */
-function choiceOptions(field: ListField) {
-  return [
-    ...field.options.map((o) => ({ value: o.code, label: o.label })),
-    ...field.missingCodes.map((c) => ({ value: c.code, label: `${c.label}（缺失）` })),
-    { value: NOT_EMPTY_CHOICE, label: '（已填写）' },
-    { value: EMPTY_CHOICE, label: '（未填写）' },
-  ];
-}
-
-function FieldFilterInput({ field }: { field: ListField }) {
-  const label = field.unit ? `${field.label}（${field.unit}）` : field.label;
-  switch (field.filter) {
-    case 'choice':
-      return (
-        <Form.Item name={['f', field.key, 'eq']} label={label}>
-          <Select
-            aria-label={`${field.label} 筛选`}
-            allowClear
-            placeholder="全部"
-            style={{ width: 160 }}
-            options={choiceOptions(field)}
-          />
-        </Form.Item>
-      );
-    case 'dict':
-      return (
-        <Form.Item name={['f', field.key, 'eq']} label={label}>
-          <DictSelectFilter dictCode={field.dictCode ?? ''} label={`${field.label} 筛选`} />
-        </Form.Item>
-      );
-    case 'number':
-      return (
-        <Form.Item label={label}>
-          <Space.Compact>
-            <Form.Item name={['f', field.key, 'gte']} noStyle>
-              <InputNumber aria-label={`${field.label} 最小值`} placeholder="最小" style={{ width: 90 }} />
-            </Form.Item>
-            <Form.Item name={['f', field.key, 'lte']} noStyle>
-              <InputNumber aria-label={`${field.label} 最大值`} placeholder="最大" style={{ width: 90 }} />
-            </Form.Item>
-          </Space.Compact>
-        </Form.Item>
-      );
-    case 'date':
-      return (
-        <Form.Item name={['f', field.key, 'range']} label={label}>
-          <DatePicker.RangePicker allowEmpty={[true, true]} aria-label={`${field.label} 筛选`} style={{ width: 240 }} />
-        </Form.Item>
-      );
-    case 'text':
-      return (
-        <Form.Item name={['f', field.key, 'contains']} label={label}>
-          <Input aria-label={`${field.label} 包含`} allowClear placeholder="包含" style={{ width: 160 }} />
-        </Form.Item>
-      );
-    default:
-      return null;
-  }
-}
-
-function DictSelectFilter({
-  dictCode,
-  label,
-  value,
-  onChange,
-}: {
-  dictCode: string;
-  label: string;
-  value?: string;
-  onChange?: (value: string | undefined) => void;
-}) {
-  return (
-    <div style={{ width: 200 }}>
-      <DictSelect
-        dictCode={dictCode}
-        aria-label={label}
-        placeholder="全部"
-        value={value}
-        onChange={(next) => onChange?.(typeof next === 'string' ? next : undefined)}
-      />
-    </div>
-  );
 }
 
 export type PatientFilterBarProps = {
@@ -322,9 +240,13 @@ export function PatientFilterBar({
         </Form.Item>
       )}
       <Form.Item name="enrol" label="入组日期">
-        <DatePicker.RangePicker allowEmpty={[true, true]} aria-label="入组日期" style={{ width: 240 }} />
+        <LazyRangePicker aria-label="入组日期" style={{ width: 240 }} />
       </Form.Item>
-      {more && filterable.map((field) => <FieldFilterInput key={field.key} field={field} />)}
+      {more && (
+        <Suspense fallback={null}>
+          <FieldFilterInputs fields={filterable} />
+        </Suspense>
+      )}
       <Form.Item>
         <Space>
           <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>

@@ -158,7 +158,7 @@ describe('PatientListPage', { timeout: 120_000 }, () => {
     await waitFor(() => expect(lastPage(served)).toMatchObject({ sortField: 'field:weight', sortOrder: 'asc' }));
 
     await user.click(screen.getByText('表单字段筛选'));
-    fireEvent.change(screen.getByLabelText('体重 最小值'), { target: { value: '60' } });
+    fireEvent.change(await screen.findByLabelText('体重 最小值'), { target: { value: '60' } });
     fireEvent.change(screen.getByLabelText('主要诊断 包含'), { target: { value: '心肌病' } });
     await user.type(within(bar()).getByLabelText('关键字'), '张三');
     fireEvent.change(within(bar()).getByLabelText('身份证号'), { target: { value: '110101196805120013' } });
