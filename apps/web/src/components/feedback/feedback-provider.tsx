@@ -1,10 +1,12 @@
-import { useMemo, type ReactNode } from 'react';
-// The hooks alone, as antd's `App` imports them: `Modal` and `message` from the package index bring the static
-// methods (and their render root) with them.
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+// The hook alone, as antd's `App` imports it: `message` from the package index brings the static methods with it.
 import useMessage from 'antd/es/message/useMessage';
-import useModal from 'antd/es/modal/useModal';
 import { TOAST_CONFIG } from '../../lib/toast';
+import { deferredModal } from './deferred-modal';
 import { FeedbackContext } from './feedback-context';
+
+/** The dialogs (about 9 KiB gzip) are loaded when the app first opens one, not with the first page (quality P7). */
+const ModalHost = lazy(() => import('./modal-host'));
 
 /**
  * Gives its children `useFeedback()`: the hook instances of antd's modal and message, whose dialogs and toasts render
@@ -12,12 +14,17 @@ import { FeedbackContext } from './feedback-context';
  * app has no notifications) and its wrapper element.
  */
 export function FeedbackProvider({ children }: { children: ReactNode }) {
-  const [modal, modalHolder] = useModal();
+  const [modalWanted, setModalWanted] = useState(false);
+  const deferred = useMemo(() => deferredModal(() => setModalWanted(true)), []);
   const [message, messageHolder] = useMessage(TOAST_CONFIG);
-  const value = useMemo(() => ({ modal, message }), [modal, message]);
+  const value = useMemo(() => ({ modal: deferred.modal, message }), [deferred, message]);
   return (
     <FeedbackContext.Provider value={value}>
-      {modalHolder}
+      {modalWanted && (
+        <Suspense fallback={null}>
+          <ModalHost onReady={deferred.ready} />
+        </Suspense>
+      )}
       {messageHolder}
       {children}
     </FeedbackContext.Provider>
