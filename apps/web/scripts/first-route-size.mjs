@@ -40,6 +40,7 @@ export const GUARDED = new Set([
   '/login → 登录 → /person/project',
   '/person/project',
   '/home',
+  '/patient/add',
   '/patient/file',
 ]);
 

@@ -1,17 +1,19 @@
 import { useEffect, type ReactNode } from 'react';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { THEME } from '../config/theme';
-import { registerToast, TOAST_CONFIG } from '../lib/toast';
+import { FeedbackProvider } from '../components/feedback/feedback-provider';
+import { useFeedback } from '../components/feedback/feedback-context';
+import { THEME, THEME_CSS_VAR_KEY } from '../config/theme';
+import { registerToast } from '../lib/toast';
 
 dayjs.locale('zh-cn');
 
-/** Hands antd's context-aware message instance to the request layer. */
+/** Hands the root's context-aware message instance to the request layer. */
 function ToastBridge() {
-  const { message } = AntApp.useApp();
+  const { message } = useFeedback();
   useEffect(() => {
     registerToast(message);
     return () => registerToast(null);
@@ -22,10 +24,13 @@ function ToastBridge() {
 export function Providers({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     <ConfigProvider locale={zhCN} theme={THEME}>
-      <AntApp message={TOAST_CONFIG}>
+      <FeedbackProvider>
         <ToastBridge />
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </AntApp>
+        {/* The theme's CSS variables are scoped to this class; .app-root sets the text style from them. */}
+        <div className={`${THEME_CSS_VAR_KEY} app-root`}>
+          <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+        </div>
+      </FeedbackProvider>
     </ConfigProvider>
   );
 }

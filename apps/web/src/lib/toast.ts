@@ -1,15 +1,15 @@
-import { App, message } from 'antd';
+import { message } from 'antd';
 import { MESSAGES, TOAST } from '@registry/shared/constants';
 
-/** Toast defaults of seed §9: 3000 ms, offset 16. Static fallback until the App context registers its instance. */
+/** Toast defaults of seed §9: 3000 ms, offset 16. Static fallback until the app root registers its instance. */
 export const TOAST_CONFIG = { duration: TOAST.durationMs / 1000, top: TOAST.offset } as const;
 message.config(TOAST_CONFIG);
 
-type MessageInstance = ReturnType<typeof App.useApp>['message'];
+type MessageInstance = ReturnType<typeof message.useMessage>[0];
 
 let instance: MessageInstance | null = null;
 
-/** Called by the app root with `App.useApp().message`, so toasts render inside the ConfigProvider (theme, locale). */
+/** Called by the app root with `useFeedback().message`, so toasts render inside the ConfigProvider (theme, locale). */
 export function registerToast(next: MessageInstance | null): void {
   instance = next;
 }

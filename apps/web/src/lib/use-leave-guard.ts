@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { App } from 'antd';
 import { useBlocker, type Location } from 'react-router';
+import { useFeedback } from '../components/feedback/feedback-context';
 
 /** Leaving means another path; a page may count more (another patient on the same path). */
 export type LeaveTest = (current: Location, next: Location) => boolean;
@@ -11,7 +11,7 @@ const otherPath: LeaveTest = (current, next) => current.pathname !== next.pathna
  * blocker), closing or reloading the tab gets the browser's own prompt (beforeunload).
  */
 export function useLeaveGuard(dirty: boolean, leaves: LeaveTest = otherPath) {
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && leaves(currentLocation, nextLocation));
 
   // One dialog per blocked navigation (the blocker object may change while it waits).

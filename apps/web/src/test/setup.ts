@@ -43,7 +43,12 @@ globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObse
 if (!URL.createObjectURL) URL.createObjectURL = () => 'blob:test';
 if (!URL.revokeObjectURL) URL.revokeObjectURL = () => undefined;
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(async () => {
+  server.listen({ onUnhandledRequest: 'error' });
+  // The app loads its dialogs on first use (components/feedback); here up front, so that a test's first dialog does
+  // not wait for antd's modal modules to be transformed.
+  await import('../components/feedback/modal-host');
+});
 afterEach(() => {
   cleanup();
   server.resetHandlers();

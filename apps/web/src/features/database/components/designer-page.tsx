@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Alert, App, Badge, Button, Card, Dropdown, Result, Space, Spin, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Badge, Button, Card, Dropdown, Result, Space, Spin, Tabs, Tag, Tooltip, Typography } from 'antd';
 import {
   DownloadOutlined,
   DownOutlined,
@@ -16,6 +16,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { checkDefinition, checkFieldKey, structuralProblems } from '@registry/shared/forms/check';
 import type { DefinitionProblem } from '@registry/shared/contracts/form-definition';
 import type { Definition } from '@registry/shared/forms/definition';
+import { useFeedback } from '../../../components/feedback/feedback-context';
 import { ProjectScope } from '../../../lib/project-scope';
 import { useProjectStore } from '../../../lib/stores/project-store';
 import { toast } from '../../../lib/toast';
@@ -70,7 +71,7 @@ const WhileActive = memo(
 );
 
 function Designer({ followUp }: { followUp: boolean }) {
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const queryClient = useQueryClient();

@@ -1,5 +1,5 @@
 import { memo, useMemo, type ReactNode } from 'react';
-import { App, Button, Dropdown, Empty, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Dropdown, Empty, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import { CopyOutlined, DeleteOutlined, HolderOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   DndContext,
@@ -20,6 +20,7 @@ import { CSS } from '@dnd-kit/utilities';
 import type { AnyField, FormDefinition, GroupColumn } from '@registry/shared/forms/definition';
 import { FIELD_TYPES, FIELD_TYPE_LABELS, type FieldType } from '@registry/shared/forms/field-types';
 import { PATIENT_BINDING_LABELS } from '@registry/shared/forms/binding';
+import { useFeedback } from '../../../components/feedback/feedback-context';
 import { collectKeys, newField, nextKey, ops, type FieldRef } from '../hooks/definition-ops';
 import { useDesignerContext } from '../hooks/designer-context';
 import { useDesignerStore } from '../hooks/use-designer-store';
@@ -60,7 +61,7 @@ const FieldRowMain = memo(function FieldRowMain({
   selected,
   readOnly,
 }: Omit<RowProps, 'children'>) {
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const { parent } = useDesignerContext();
   const ref: FieldRef = groupKey
     ? { formKey, fieldKey: groupKey, columnKey: field.key }

@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { App, Button, Checkbox, Empty, Form, Input, InputNumber, Select, Space, Tooltip, Typography } from 'antd';
+import { Button, Checkbox, Empty, Form, Input, InputNumber, Select, Space, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
 import { checkFieldKey } from '@registry/shared/forms/check';
 import type { AnyField, FieldDefinition, FieldRule } from '@registry/shared/forms/definition';
@@ -12,6 +12,7 @@ import {
   bindingMismatchMessage,
   type PatientBinding,
 } from '@registry/shared/forms/binding';
+import { useFeedback } from '../../../components/feedback/feedback-context';
 import { useDicts } from '../api/list-dicts';
 import { collectKeys, findField, findForm, listFieldChoices, ops, type FieldRef } from '../hooks/definition-ops';
 import { useDesignerContext } from '../hooks/designer-context';
@@ -244,7 +245,7 @@ function BindingProp({
 
 /** The selected field's properties; every change goes straight into the working draft. */
 export function FieldProperties({ readOnly }: { readOnly: boolean }) {
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const { parent, publishedKeys, publishedTypes } = useDesignerContext();
   const selection = useDesignerStore((s) => s.selection);
   const definition = useDesignerStore((s) => s.definition);

@@ -1,6 +1,5 @@
 import { memo, useMemo, useState, type ReactNode } from 'react';
 import {
-  App,
   Button,
   Dropdown,
   Empty,
@@ -14,6 +13,7 @@ import {
 } from 'antd';
 import { FileTextOutlined, FolderOutlined, MoreOutlined, PlusOutlined } from '@ant-design/icons';
 import type { CategoryDefinition, Definition, FormDefinition } from '@registry/shared/forms/definition';
+import { useFeedback } from '../../../components/feedback/feedback-context';
 import { collectKeys, countFields, findCategoryOfForm, findForm, nextKey, ops } from '../hooks/definition-ops';
 import { useDesignerContext } from '../hooks/designer-context';
 import { useDesignerStore } from '../hooks/use-designer-store';
@@ -58,7 +58,7 @@ function treeShape(definition: Definition): string {
 
 /** The tree of categories → forms: add, rename, delete, mark follow-up / repeating, drag forms between categories. */
 export const FormTree = memo(function FormTree() {
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const { parent, parentName, followUp, publishedKeys } = useDesignerContext();
   // The tree re-renders when its shape changes (categories, forms, their names and flags), not on every field edit.
   const shape = useDesignerStore((s) => treeShape(s.definition));

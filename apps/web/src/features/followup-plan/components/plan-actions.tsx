@@ -1,7 +1,8 @@
-import { App, Button, Popconfirm, Space } from 'antd';
+import { Button, Popconfirm, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import type { PlanVO } from '@registry/shared/contracts/followup';
 import { PERMISSIONS } from '@registry/shared/permissions';
+import { useFeedback } from '../../../components/feedback/feedback-context';
 import { hasAnyPermission } from '../../../lib/permission';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { withSuccessToast } from '../../../lib/toast';
@@ -16,7 +17,7 @@ type Props = { plan: PlanVO; onStop: (plan: PlanVO) => void; onPatients: (plan: 
 /** A plan row's actions: 编辑, 启用 / 停用, 按规则重新分配, 删除 (drafts), 患者. */
 export function PlanActions({ plan, onStop, onPatients }: Props) {
   const navigate = useNavigate();
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const activate = useActivatePlan();
   const apply = useApplyPlan();
   const remove = useDeletePlan();

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Form, Radio, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Card, Form, Radio, Space, Spin, Typography } from 'antd';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { PlanInput, PlanKind, PlanVO } from '@registry/shared/contracts/followup';
+import { useFeedback } from '../../../components/feedback/feedback-context';
 import { ApiError } from '../../../lib/request';
 import { toast } from '../../../lib/toast';
 import { useLeaveGuard } from '../../../lib/use-leave-guard';
@@ -22,7 +23,7 @@ type Asking = { resolve: (answer: boolean | null) => void };
 
 /** The form of one plan, mounted once its plan (or none, for a new one) and the published forms are loaded. */
 function PlanForm({ kind, plan, onReload }: { kind: PlanKind; plan: PlanVO | null; onReload: () => void }) {
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const navigate = useNavigate();
   const [form] = Form.useForm<PlanFormValues>();
   const { forms } = useDefinitionForms();

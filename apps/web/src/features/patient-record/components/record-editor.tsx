@@ -8,7 +8,7 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
-import { Alert, App, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import {
   AuditOutlined,
   CheckCircleOutlined,
@@ -27,6 +27,7 @@ import { CrfForm } from '../../../components/crf/crf-form';
 import { pathLabel } from '../../../components/crf/crf-paths';
 import { useExternalValues } from '../../../components/crf/use-external-values';
 import { useSaveShortcut } from '../../../components/crf/use-save-shortcut';
+import { useFeedback } from '../../../components/feedback/feedback-context';
 import { RecordMigrationDialog } from '../../../components/record-migration/record-migration-dialog';
 import { formatTime } from '../../../lib/format-time';
 import { useMenuStore } from '../../../lib/stores/menu-store';
@@ -140,7 +141,7 @@ export function RecordEditor({
   onMigrated,
   focusPath,
 }: RecordEditorProps) {
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const held = useMenuStore((s) => s.permissions);
   const canEdit = held.includes(PERMISSIONS.patientEdit);
   const canSdv = held.includes(PERMISSIONS.patientSdv);

@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import {
   Alert,
-  App,
   Button,
   Card,
   Descriptions,
@@ -24,6 +23,7 @@ import { QUERY_STATUS_LABELS } from '@registry/shared/contracts/form-record-code
 import type { FormDefinition, MissingCode } from '@registry/shared/forms/definition';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { pathLabel } from '../../../components/crf/crf-paths';
+import { useFeedback } from '../../../components/feedback/feedback-context';
 import { formatTime } from '../../../lib/format-time';
 import { ProjectScope } from '../../../lib/project-scope';
 import { useMenuStore } from '../../../lib/stores/menu-store';
@@ -120,7 +120,7 @@ function VersionTimeline({
 }
 
 function QueryItem({ query, canAnswer, canClose }: { query: DataQueryVO; canAnswer: boolean; canClose: boolean }) {
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const answer = useAnswerQuery();
   const close = useCloseQuery();
   const [answering, setAnswering] = useState(false);
