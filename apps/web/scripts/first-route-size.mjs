@@ -40,8 +40,10 @@ export const GUARDED = new Set([
   '/login → 登录 → /person/project',
   '/person/project',
   '/home',
+  '/patient/list',
   '/patient/add',
   '/patient/file',
+  '/followup/list',
 ]);
 
 function gzipBytes(file) {

@@ -63,7 +63,7 @@ describe('PatientForm (edit)', { timeout: 60_000 }, () => {
     fireEvent.click(screen.getByText('保 存'));
     expect(await screen.findByText(STALE_MESSAGE)).toBeInTheDocument();
     expect(sent).toEqual([{ id: buildPatient().id, rowVersion: 1, hospitalNo: 'ZY77' }]);
-    fireEvent.click(screen.getByText('刷 新'));
+    fireEvent.click(await screen.findByText('刷 新'));
     await waitFor(() => expect(onReload).toHaveBeenCalledTimes(1));
   });
 });

@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { Alert, Button, Col, DatePicker, Form, Input, Row, Select, Space, Typography } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Button, Col, DatePicker, Form, Input, Row, Select, Space, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { z } from 'zod';
@@ -49,6 +49,8 @@ export const PATIENT_FORM_FIELDS: readonly FieldName[] = [
 export const STALE_MESSAGE = '患者信息已被他人修改，请刷新后重试';
 
 const DATE = 'YYYY-MM-DD';
+/** Shown only after a save met someone else's change (409): antd's Alert loads then, not with the page (P7). */
+const StaleAlert = lazy(() => import('antd/es/alert'));
 const shape = patientCreateRequest.shape;
 
 /** An antd rule checking a filled value with the contract's schema of the field: the same Chinese messages. */
@@ -255,19 +257,21 @@ export function PatientForm(props: PatientFormProps) {
   return (
     <div onKeyDown={onKeyDown}>
       {stale && (
-        <Alert
-          type="warning"
-          showIcon
-          style={{ marginBottom: 16 }}
-          title={STALE_MESSAGE}
-          action={
-            props.mode === 'edit' && props.onReload ? (
-              <Button size="small" onClick={props.onReload}>
-                刷新
-              </Button>
-            ) : undefined
-          }
-        />
+        <Suspense fallback={<Typography.Text type="warning">{STALE_MESSAGE}</Typography.Text>}>
+          <StaleAlert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={STALE_MESSAGE}
+            action={
+              props.mode === 'edit' && props.onReload ? (
+                <Button size="small" onClick={props.onReload}>
+                  刷新
+                </Button>
+              ) : undefined
+            }
+          />
+        </Suspense>
       )}
       <Form<PatientFormValues>
         form={form}
