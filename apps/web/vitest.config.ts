@@ -1,6 +1,9 @@
 import { defineProject } from 'vitest/config';
+import { PATTERN_EAGER_BROWSER } from './vite.config';
 
 export default defineProject({
+  // The browser's pattern engine start (none, loaded on demand), as in the build.
+  resolve: { alias: [PATTERN_EAGER_BROWSER] },
   test: {
     name: 'web',
     environment: 'jsdom',
