@@ -202,7 +202,7 @@ const VENDOR_GROUPS = [
  * `./pattern-eager` is the browser's (nothing); src/lib/pattern-engine.ts imports it when a form has a pattern.
  * vitest.config.ts says the same, so the web tests run the web's way.
  */
-export const PATTERN_EAGER_BROWSER = {
+const PATTERN_EAGER_BROWSER = {
   find: /^\.\/pattern-eager$/,
   replacement: fileURLToPath(new URL('../../packages/shared/src/forms/pattern-eager.browser.ts', import.meta.url)),
 };
