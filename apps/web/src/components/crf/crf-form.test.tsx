@@ -368,8 +368,12 @@ describe('CrfForm', () => {
     );
     const user = userEvent.setup();
     const { last } = renderForm([{ key: 'ecg', label: '心电图', type: 'file', accept: 'any', maxFiles: 2 }]);
-    const input = document.querySelector<HTMLInputElement>('input[type="file"]');
-    if (!input) throw new Error('no file input');
+    // The upload control loads with the first file field (field-control.tsx).
+    const input = await waitFor(() => {
+      const found = document.querySelector<HTMLInputElement>('input[type="file"]');
+      if (!found) throw new Error('no file input');
+      return found;
+    });
     await user.upload(input, new File(['%PDF'], 'ecg.pdf', { type: 'application/pdf' }));
     await waitFor(() => expect(last()).toEqual({ ecg: [{ fileId: 'f-9', name: 'ecg.pdf' }] }));
     expect(purpose).toBe('attachment');

@@ -3,10 +3,10 @@ import { Checkbox, DatePicker, Input, InputNumber, Radio } from 'antd';
 import dayjs from 'dayjs';
 import type { AnyField, FieldOption } from '@registry/shared/forms/definition';
 import { YES_NO_OPTIONS } from '@registry/shared/forms/field-types';
-import { FileField } from './file-field';
 import { PartialDateInput } from './partial-date-input';
 
-/** Rich text (and its sanitizer, dompurify) loads with the first rich-text field shown (quality P7). */
+/** Rich text (and its sanitizer, dompurify) and file fields (antd's Upload) load with the first one shown (quality P7). */
+const FileField = lazy(() => import('./file-field').then((module) => ({ default: module.FileField })));
 const RichTextInput = lazy(() => import('./rich-text-input').then((module) => ({ default: module.RichTextInput })));
 
 /** The value formats of definition.ts for dates. */
@@ -178,7 +178,16 @@ export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, 
       );
     case 'file':
       return (
-        <FileField field={field} id={id} ariaLabel={ariaLabel} value={value} onChange={onChange} disabled={disabled} />
+        <Suspense fallback={null}>
+          <FileField
+            field={field}
+            id={id}
+            ariaLabel={ariaLabel}
+            value={value}
+            onChange={onChange}
+            disabled={disabled}
+          />
+        </Suspense>
       );
     case 'calc':
       return (
