@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
@@ -196,8 +197,19 @@ const VENDOR_GROUPS = [
   { name: 'vendor', test: /[\\/]node_modules[\\/](axios|@tanstack|zustand|dayjs|nprogress)[\\/]/, priority: 10 },
 ];
 
+/**
+ * Quality P7: the format patterns' RE2 engine (re2js) is not registered at start in the browser: `pattern.ts`'s
+ * `./pattern-eager` is the browser's (nothing); src/lib/pattern-engine.ts imports it when a form has a pattern.
+ * vitest.config.ts says the same, so the web tests run the web's way.
+ */
+const PATTERN_EAGER_BROWSER = {
+  find: /^\.\/pattern-eager$/,
+  replacement: fileURLToPath(new URL('../../packages/shared/src/forms/pattern-eager.browser.ts', import.meta.url)),
+};
+
 export default defineConfig({
   plugins: [antdDeferred(), antdStyleFunctionsDropped(), react(), versionFile(), precompress()],
+  resolve: { alias: [PATTERN_EAGER_BROWSER] },
   server: {
     port: 5173,
     proxy: {

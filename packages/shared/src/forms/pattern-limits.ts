@@ -12,3 +12,6 @@ export const PATTERN_VALUE_MAX_LENGTH = 300;
  * the largest size, or thousands of ordinary ones (`1[3-9]\d{9}` is 13).
  */
 export const PATTERN_DEFINITION_BUDGET = 50_000;
+
+/** Why a pattern over PATTERN_MAX_PROGRAM is refused (read before compiling, and after). */
+export const PATTERN_TOO_COMPLEX_REASON = '过于复杂（重复次数太多或太长），请简化，如用 + 代替很大的 {m,n}';

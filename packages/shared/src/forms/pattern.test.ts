@@ -2,7 +2,13 @@ import { RE2JS } from 're2js';
 import { describe, expect, it, vi } from 'vitest';
 import { checkDefinition } from './check';
 import { EMPTY_DEFINITION, type Definition, type FieldDefinition } from './definition';
-import { compilePattern, PATTERN_DEFINITION_BUDGET, PATTERN_MAX_LENGTH, PATTERN_VALUE_MAX_LENGTH } from './pattern';
+import {
+  compilePattern,
+  PATTERN_DEFINITION_BUDGET,
+  PATTERN_MAX_LENGTH,
+  PATTERN_VALUE_MAX_LENGTH,
+  patternEngineReady,
+} from './pattern';
 import { validateRecord } from './record';
 
 function definitionWith(regex: string, level: 'hard' | 'soft' = 'hard'): Definition {
@@ -32,6 +38,17 @@ const reasonOf = (regex: string) => {
 };
 
 describe('compilePattern', () => {
+  it('should have RE2 from the first call where the server runs it (no engine to await)', () => {
+    // The module as the server (and its scripts) import it: nothing registered by hand, nothing awaited.
+    expect(patternEngineReady()).toBe(true);
+    const form = formOf(definitionWith('a\\sb'));
+    // RE2's \s is ASCII white space only: a no-break space fails, whatever a JavaScript RegExp would say.
+    expect(validateRecord(form, { code: 'a\u00a0b' }, { mode: 'submit' }).issues).toEqual([
+      expect.objectContaining({ path: 'code', message: '格式错误' }),
+    ]);
+    expect(validateRecord(form, { code: 'a b' }, { mode: 'submit' }).issues).toEqual([]);
+  });
+
   it('should match the whole value with the patterns format checks need', () => {
     expect(matches('1[3-9]\\d{9}', '13812345678')).toBe(true);
     expect(matches('1[3-9]\\d{9}', '138123456789')).toBe(false);

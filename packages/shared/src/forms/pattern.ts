@@ -1,5 +1,3 @@
-import { RE2JS, RE2JSSyntaxException } from 're2js';
-
 /**
  * Format patterns (`field.pattern.regex`) are written by designers and run on the server for every save, and in the
  * browser as the user types. They run in RE2 (the pure-JS `re2js` port, the same code on both sides), whose matching
@@ -11,14 +9,22 @@ import { RE2JS, RE2JSSyntaxException } from 're2js';
  * that designers copy from JavaScript examples (`[\u4e00-\u9fa5]`). Differences from a JavaScript RegExp a designer
  * may notice: `\s` is ASCII white space only; `.` and a class match a whole character (an emoji is one).
  * Every place that compiles a user's pattern goes through `compilePattern`.
+ *
+ * The engine itself (`pattern-re2.ts`, re2js: about 47 KiB gzip) is registered here: eagerly wherever
+ * `./pattern-eager` is the real one (the server, scripts, the shared tests); the web build and web tests resolve it
+ * to `pattern-eager.browser.ts` (nothing), and the web loads the engine with a dynamic import when a form with a
+ * format pattern is shown (`apps/web/src/lib/pattern-engine.ts`). Without an engine a pattern is never judged by
+ * another one: `compilePattern` says it could not check (`unavailable`), and the record check reports that.
  */
 
 import {
   PATTERN_DEFINITION_BUDGET,
   PATTERN_MAX_LENGTH,
   PATTERN_MAX_PROGRAM,
+  PATTERN_TOO_COMPLEX_REASON,
   PATTERN_VALUE_MAX_LENGTH,
 } from './pattern-limits';
+import { eagerPatternEngine } from './pattern-eager';
 
 export { PATTERN_DEFINITION_BUDGET, PATTERN_MAX_LENGTH, PATTERN_MAX_PROGRAM, PATTERN_VALUE_MAX_LENGTH };
 
@@ -27,7 +33,36 @@ export type CompiledPattern = {
   matches(value: string): boolean;
 };
 
-export type PatternResult = { ok: true; pattern: CompiledPattern } | { ok: false; reason: string };
+export type PatternResult =
+  | { ok: true; pattern: CompiledPattern }
+  /** `unavailable`: no engine is registered (yet): the pattern was not judged. */
+  | { ok: false; reason: string; unavailable?: true };
+
+/** The RE2 engine behind `compilePattern`: compiles a pattern already rewritten and estimated. */
+export type PatternEngine = { compile(source: string): PatternResult };
+
+let engine: PatternEngine | null = eagerPatternEngine;
+let engineGeneration = 0;
+
+/** Makes `engine` the one `compilePattern` uses (the web, once its dynamic import of `pattern-re2.ts` is in). */
+export function registerPatternEngine(next: PatternEngine): void {
+  if (engine === next) return;
+  engine = next;
+  engineGeneration++;
+  compiled.clear();
+}
+
+/** Whether `compilePattern` can judge a pattern now. */
+export function patternEngineReady(): boolean {
+  return engine !== null;
+}
+
+/** Changes when an engine is registered: what was compiled without one is compiled again. */
+export function patternEngineGeneration(): number {
+  return engineGeneration;
+}
+
+const UNAVAILABLE = { ok: false, reason: '未检查（格式校验组件尚未加载）', unavailable: true } as const;
 
 const HEX = /^[0-9A-Fa-f]+$/;
 
@@ -122,45 +157,6 @@ function estimatedProgramSize(source: string): number {
   return open.reduce((sum, weight) => sum + weight, 0);
 }
 
-/** Why RE2 refused a pattern, in words a designer can act on. */
-function syntaxReason(error: RE2JSSyntaxException): string {
-  const input = error.input ?? '';
-  switch (error.error) {
-    case 'invalid escape sequence':
-      if (/^\\[1-9]/.test(input) || input.startsWith('\\k')) return '不能使用反向引用（如 \\1、\\k<名称>）';
-      return `无效（不支持转义符 ${input}）`;
-    case 'invalid or unsupported Perl syntax':
-      if (input.startsWith('(?=') || input.startsWith('(?!')) return '不能使用前瞻断言（(?=…)、(?!…)）';
-      return `无效（不支持的写法 ${input}）`;
-    case 'invalid named capture':
-      if (input.startsWith('(?<=') || input.startsWith('(?<!')) return '不能使用后顾断言（(?<=…)、(?<!…)）';
-      return '无效（命名分组的写法有误）';
-    case 'invalid nested repetition operator':
-      return `不能连续使用两个重复符号（${input}），请合并为一个`;
-    case 'invalid repeat count':
-      return `中的重复次数有误（${input}）：{m,n} 中 m 不能大于 n，且都不能超过 1000`;
-    case 'missing closing ]':
-      return '无效（缺少 ]）';
-    case 'missing closing )':
-      return '无效（缺少 )）';
-    case 'unexpected )':
-      return '无效（多了 )）';
-    case 'missing argument to repetition operator':
-      return `无效（${input} 前没有可重复的内容）`;
-    case 'trailing backslash at end of expression':
-      return '无效（末尾多了 \\）';
-    case 'invalid character class range':
-      return `无效（字符范围 ${input} 有误）`;
-    case 'duplicate capture group name':
-      return '无效（分组名重复）';
-    case 'expression nests too deeply':
-    case 'expression too large':
-      return '过于复杂，请简化';
-    default:
-      return '无效';
-  }
-}
-
 /**
  * Compiles a designer's pattern, or says why it is refused. With a budget (checkDefinition's, for a whole
  * definition), the pattern's estimated size is taken from it, and a pattern that no longer fits is refused uncompiled. The reason reads after "…的正则表达式" (`不能使用反向引用
@@ -177,19 +173,20 @@ export function compilePattern(source: string, budget?: { left: number }): Patte
       return { ok: false, reason: '未检查（本数据库的正则表达式合计过于复杂，请减少或简化）' };
     budget.left -= estimate;
   }
+  if (engine === null) return UNAVAILABLE;
   const hit = compiled.get(rewritten);
   if (hit !== undefined) {
     compiled.delete(rewritten);
     compiled.set(rewritten, hit);
     return hit;
   }
-  const result = compileRe2(rewritten);
+  const result = engine.compile(rewritten);
   compiled.set(rewritten, result);
   if (compiled.size > COMPILED_MAX) compiled.delete(compiled.keys().next().value as string);
   return result;
 }
 
-const TOO_COMPLEX = { ok: false, reason: '过于复杂（重复次数太多或太长），请简化，如用 + 代替很大的 {m,n}' } as const;
+const TOO_COMPLEX = { ok: false, reason: PATTERN_TOO_COMPLEX_REASON } as const;
 
 /**
  * The compiled patterns last used, by source, least recently used out first: a record check that parses a
@@ -197,21 +194,3 @@ const TOO_COMPLEX = { ok: false, reason: '过于复杂（重复次数太多或�
  */
 const compiled = new Map<string, PatternResult>();
 const COMPILED_MAX = 500;
-
-function compileRe2(source: string): PatternResult {
-  let re: RE2JS;
-  try {
-    re = RE2JS.compile(source);
-  } catch (error) {
-    return { ok: false, reason: error instanceof RE2JSSyntaxException ? syntaxReason(error) : '无效' };
-  }
-  if (re.programSize() > PATTERN_MAX_PROGRAM) return TOO_COMPLEX;
-  return {
-    ok: true,
-    pattern: {
-      // The matcher's one-pass / bit-state / NFA engines (all linear): on large Unicode classes (`\pL{490}`) they are
-      // far cheaper than `testExact`'s DFA, which builds its states on the first call.
-      matches: (value) => value.length <= PATTERN_VALUE_MAX_LENGTH && re.matcher(value).matches(),
-    },
-  };
-}

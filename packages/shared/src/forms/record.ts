@@ -1,5 +1,5 @@
 import type { RecordIssue } from '../contracts/form-definition';
-import { compilePattern, PATTERN_VALUE_MAX_LENGTH, type CompiledPattern } from './pattern';
+import { compilePattern, patternEngineGeneration, PATTERN_VALUE_MAX_LENGTH, type CompiledPattern } from './pattern';
 import type { AnyField, FieldDefinition, FormDefinition, GroupColumn, ValidationLevel } from './definition';
 import { LAYOUT_FIELD_TYPES, YES_NO_OPTIONS } from './field-types';
 import {
@@ -67,7 +67,8 @@ type Compiled<F extends AnyField> = {
   showIf: LogicNode | null;
   formula: LogicNode | null;
   rules: { node: LogicNode; message: string; level: ValidationLevel }[];
-  pattern: { test: CompiledPattern; message: string; level: ValidationLevel } | null;
+  /** `test` null: no pattern engine is loaded (the web, before its dynamic import): the value cannot be checked. */
+  pattern: { test: CompiledPattern | null; message: string; level: ValidationLevel } | null;
   holdsData: boolean;
 };
 
@@ -86,6 +87,8 @@ type CompiledForm = {
   order: Step[];
   /** The missing-data codes the form's fields accept (read as blank when the context names none). */
   fieldMissingCodes: ReadonlySet<string>;
+  /** patternEngineGeneration() when compiled: a form compiled before the engine came is compiled again. */
+  engineGeneration: number;
 };
 
 const cache = new WeakMap<FormDefinition, CompiledForm>();
@@ -102,8 +105,10 @@ function compileField<F extends AnyField>(field: F): Compiled<F> {
     // A pattern the engine refuses (checkDefinition refuses it too, but a version published before may hold one) is
     // never run: the field is then checked as if it had no format rule.
     const compiled = compilePattern(field.pattern.regex);
-    if (compiled.ok)
-      pattern = { test: compiled.pattern, message: field.pattern.message, level: field.pattern.level ?? 'hard' };
+    const level = field.pattern.level ?? 'hard';
+    if (compiled.ok) pattern = { test: compiled.pattern, message: field.pattern.message, level };
+    // Without an engine the check is not skipped: the value is reported as not checked (never another engine's verdict).
+    else if (compiled.unavailable === true) pattern = { test: null, message: field.pattern.message, level };
   }
   return {
     field,
@@ -156,7 +161,8 @@ function orderOf(fields: Compiled<AnyField>[]): Step[] {
 
 function compileForm(form: FormDefinition): CompiledForm {
   const hit = cache.get(form);
-  if (hit !== undefined) return hit;
+  if (hit !== undefined && hit.engineGeneration === patternEngineGeneration()) return hit;
+  const engineGeneration = patternEngineGeneration();
   const fields = form.fields.map((field): Compiled<FieldDefinition> | CompiledGroup => {
     const compiled = compileField(field);
     if (field.type !== 'group') return compiled;
@@ -179,6 +185,7 @@ function compileForm(form: FormDefinition): CompiledForm {
         ...('columns' in f ? f.columns.flatMap((c) => c.field.missingCodes ?? []) : []),
       ]),
     ),
+    engineGeneration,
   };
   cache.set(form, result);
   return result;
@@ -450,6 +457,8 @@ function checkValue(
         // The pattern's work is bounded: a longer value is not matched and fails the format check.
         if (value.length > PATTERN_VALUE_MAX_LENGTH) {
           report(path, field.key, `${name}有格式要求，不能超过 ${PATTERN_VALUE_MAX_LENGTH} 个字符`, c.pattern.level);
+        } else if (c.pattern.test === null) {
+          report(path, field.key, `${name}的格式暂无法检查：格式校验组件未加载，请稍候或刷新页面重试`, c.pattern.level);
         } else if (!c.pattern.test.matches(value)) {
           report(path, field.key, c.pattern.message, c.pattern.level);
         }

@@ -368,8 +368,12 @@ describe('CrfForm', () => {
     );
     const user = userEvent.setup();
     const { last } = renderForm([{ key: 'ecg', label: '心电图', type: 'file', accept: 'any', maxFiles: 2 }]);
-    const input = document.querySelector<HTMLInputElement>('input[type="file"]');
-    if (!input) throw new Error('no file input');
+    // The upload control loads with the first file field (field-control.tsx).
+    const input = await waitFor(() => {
+      const found = document.querySelector<HTMLInputElement>('input[type="file"]');
+      if (!found) throw new Error('no file input');
+      return found;
+    });
     await user.upload(input, new File(['%PDF'], 'ecg.pdf', { type: 'application/pdf' }));
     await waitFor(() => expect(last()).toEqual({ ecg: [{ fileId: 'f-9', name: 'ecg.pdf' }] }));
     expect(purpose).toBe('attachment');
@@ -452,13 +456,14 @@ describe('CrfForm logic and long forms', () => {
 
 describe('CrfForm rich text', () => {
   it('should call onChange at most every 300 ms while typing and emit sanitised HTML', async () => {
-    vi.useFakeTimers();
     try {
       const onEmit = vi.fn();
       renderWithProviders(
         <Harness form={formOf([{ key: 'hpi', label: '现病史', type: 'richtext' }])} onEmit={onEmit} />,
       );
-      const editor = screen.getByRole('textbox', { name: '现病史' });
+      // The editor loads on demand (field-control.tsx); the throttle's clock is faked once it is in.
+      const editor = await screen.findByRole('textbox', { name: '现病史' });
+      vi.useFakeTimers();
       editor.innerHTML = '<b>胸闷</b>';
       fireEvent.input(editor);
       editor.innerHTML = '<b>胸闷</b>三天<img src=x onerror="alert(1)"><script>alert(2)</script>';
@@ -473,14 +478,15 @@ describe('CrfForm rich text', () => {
     }
   });
 
-  it('should emit at once when the editor loses focus before the throttle ends', () => {
-    vi.useFakeTimers();
+  it('should emit at once when the editor loses focus before the throttle ends', async () => {
     try {
       const onEmit = vi.fn();
       renderWithProviders(
         <Harness form={formOf([{ key: 'hpi', label: '现病史', type: 'richtext' }])} onEmit={onEmit} />,
       );
-      const editor = screen.getByRole('textbox', { name: '现病史' });
+      // The editor loads on demand (field-control.tsx); the throttle's clock is faked once it is in.
+      const editor = await screen.findByRole('textbox', { name: '现病史' });
+      vi.useFakeTimers();
       editor.innerHTML = '<p>发热</p>';
       fireEvent.input(editor);
       fireEvent.blur(editor);
@@ -493,14 +499,14 @@ describe('CrfForm rich text', () => {
     }
   });
 
-  it('should render only whitelisted tags of a stored value', () => {
+  it('should render only whitelisted tags of a stored value', async () => {
     renderWithProviders(
       <Harness
         form={formOf([{ key: 'hpi', label: '现病史', type: 'richtext' }])}
         initial={{ hpi: '<p onclick="x()">咳嗽<a href="javascript:alert(1)">链接</a></p><ul><li>一</li></ul>' }}
       />,
     );
-    const editor = screen.getByRole('textbox', { name: '现病史' });
+    const editor = await screen.findByRole('textbox', { name: '现病史' });
     expect(editor.innerHTML).toBe('<p>咳嗽链接</p><ul><li>一</li></ul>');
   });
 });

@@ -9,10 +9,11 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { Modal } from 'antd';
+import { Button, Modal } from 'antd';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { evaluateForm, validateRecord } from '@registry/shared/forms/record';
+import { formHasPatterns, usePatternEngine } from '../../lib/pattern-engine';
 import { pathLabel, removePaths, setKey, topKey } from './crf-paths';
 import { FieldItem } from './field-item';
 
@@ -149,9 +150,15 @@ export function CrfForm({
     [form, external, today, missingCodeSet],
   );
   const evaluation = useMemo(() => evaluate(value), [evaluate, value]);
+  // Format patterns run in RE2, loaded on demand: the form renders at once, and its check runs again once the engine is
+  // in (until then a pattern field's value is reported as not checked, never judged by another engine).
+  const hasPatterns = useMemo(() => formHasPatterns(form), [form]);
+  const patternEngine = usePatternEngine(hasPatterns);
   const validation = useMemo(
     () => validateRecord(form, value, { mode, missingCodes: missingCodeSet, external, today }),
-    [form, value, mode, missingCodeSet, external, today],
+    // patternEngine.state: validateRecord reads the engine registered since.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [form, value, mode, missingCodeSet, external, today, patternEngine.state],
   );
 
   // Fields the user changed: their issues show at once; others wait for showAllIssues (a submit attempt).
@@ -259,6 +266,14 @@ export function CrfForm({
   return (
     <>
       {/* No antd <Form>: its contexts change on every render and would re-render all 300 Form.Items per keystroke. */}
+      {patternEngine.state === 'failed' && (
+        <div role="alert" className="crf-pattern-engine-failed">
+          格式校验组件加载失败，有格式要求的字段暂无法检查（保存时服务器仍会检查）。
+          <Button type="link" size="small" onClick={patternEngine.retry}>
+            重新加载
+          </Button>
+        </div>
+      )}
       <div className="crf-form">
         {(complete ? form.fields : form.fields.slice(0, rendered)).map((field) =>
           hidden.has(field.key) ? null : (

@@ -1,10 +1,13 @@
+import { lazy, Suspense } from 'react';
 import { Checkbox, DatePicker, Input, InputNumber, Radio } from 'antd';
 import dayjs from 'dayjs';
 import type { AnyField, FieldOption } from '@registry/shared/forms/definition';
 import { YES_NO_OPTIONS } from '@registry/shared/forms/field-types';
-import { FileField } from './file-field';
 import { PartialDateInput } from './partial-date-input';
-import { RichTextInput } from './rich-text-input';
+
+/** Rich text (and its sanitizer, dompurify) and file fields (antd's Upload) load with the first one shown (quality P7). */
+const FileField = lazy(() => import('./file-field').then((module) => ({ default: module.FileField })));
+const RichTextInput = lazy(() => import('./rich-text-input').then((module) => ({ default: module.RichTextInput })));
 
 /** The value formats of definition.ts for dates. */
 export const DATE_FORMAT = 'YYYY-MM-DD';
@@ -85,14 +88,16 @@ export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, 
       );
     case 'richtext':
       return (
-        <RichTextInput
-          id={id}
-          ariaLabel={ariaLabel}
-          value={typeof value === 'string' ? value : undefined}
-          onChange={onChange}
-          disabled={disabled}
-          status={status}
-        />
+        <Suspense fallback={<div className="crf-richtext-loading" aria-busy="true" />}>
+          <RichTextInput
+            id={id}
+            ariaLabel={ariaLabel}
+            value={typeof value === 'string' ? value : undefined}
+            onChange={onChange}
+            disabled={disabled}
+            status={status}
+          />
+        </Suspense>
       );
     case 'integer':
     case 'decimal':
@@ -173,7 +178,16 @@ export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, 
       );
     case 'file':
       return (
-        <FileField field={field} id={id} ariaLabel={ariaLabel} value={value} onChange={onChange} disabled={disabled} />
+        <Suspense fallback={null}>
+          <FileField
+            field={field}
+            id={id}
+            ariaLabel={ariaLabel}
+            value={value}
+            onChange={onChange}
+            disabled={disabled}
+          />
+        </Suspense>
       );
     case 'calc':
       return (

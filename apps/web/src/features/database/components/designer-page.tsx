@@ -1,3 +1,4 @@
+import '../design-pattern-engine';
 import { memo, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Badge, Button, Card, Dropdown, Result, Space, Spin, Tabs, Tag, Tooltip, Typography } from 'antd';
 import {

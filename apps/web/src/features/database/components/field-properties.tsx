@@ -1,3 +1,4 @@
+import '../design-pattern-engine';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Button, Checkbox, Empty, Form, Input, InputNumber, Select, Space, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';

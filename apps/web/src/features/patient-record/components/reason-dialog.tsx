@@ -1,5 +1,4 @@
-import { useCallback, useState, type ReactNode } from 'react';
-import { Form, Input, Modal, Space, Tag, Typography } from 'antd';
+import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 
 /** Reasons a coordinator gives most often (a click fills them in; they can still be edited). */
 export const COMMON_REASONS = ['录入错误更正', '补充缺失数据', '源文件已更新', '回复质疑后修改'] as const;
@@ -16,68 +15,8 @@ export type ReasonRequest = {
 
 type Pending = ReasonRequest & { resolve: (reason: string | null) => void };
 
-function ReasonDialog({ request, onDone }: { request: Pending; onDone: (reason: string | null) => void }) {
-  const [form] = Form.useForm<{ reason: string }>();
-  const submit = async () => {
-    const { reason } = await form.validateFields();
-    onDone(reason.trim());
-  };
-  return (
-    <Modal
-      open
-      title={request.title}
-      okText={request.okText ?? '确定'}
-      cancelText="取消"
-      okButtonProps={{ danger: request.danger }}
-      onOk={() => void submit().catch(() => undefined)}
-      onCancel={() => onDone(null)}
-      destroyOnHidden
-      maskClosable={false}
-    >
-      {request.description && <div style={{ marginBottom: 12 }}>{request.description}</div>}
-      <Form form={form} layout="vertical" onFinish={() => void submit()}>
-        <Form.Item
-          name="reason"
-          label="原因"
-          rules={[
-            { required: true, whitespace: true, message: '请填写原因' },
-            { max: 500, message: '原因不能超过500个字符' },
-          ]}
-        >
-          <Input.TextArea
-            autoFocus
-            rows={3}
-            maxLength={500}
-            showCount
-            placeholder="请说明原因（将记录在稽查轨迹中）"
-            onKeyDown={(event) => {
-              // Ctrl+Enter confirms without leaving the keyboard.
-              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-                event.preventDefault();
-                void submit().catch(() => undefined);
-              }
-            }}
-          />
-        </Form.Item>
-      </Form>
-      {request.suggestions && request.suggestions.length > 0 && (
-        <Space size={[4, 4]} wrap>
-          <Typography.Text type="secondary">常用：</Typography.Text>
-          {request.suggestions.map((text) => (
-            <Tag.CheckableTag
-              key={text}
-              checked={false}
-              onChange={() => form.setFieldsValue({ reason: text })}
-              style={{ border: '1px solid #d9d9d9' }}
-            >
-              {text}
-            </Tag.CheckableTag>
-          ))}
-        </Space>
-      )}
-    </Modal>
-  );
-}
+/** The modal loads when a reason is first asked for (quality P7: antd's form stays out of the edit page's start). */
+const ReasonDialog = lazy(() => import('./reason-dialog-modal').then((module) => ({ default: module.ReasonDialog })));
 
 /**
  * Asks for a reason in a modal: `ask(...)` resolves the trimmed reason, or null when cancelled. Render `holder` once
@@ -90,13 +29,15 @@ export function useReasonPrompt() {
     [],
   );
   const holder = pending ? (
-    <ReasonDialog
-      request={pending}
-      onDone={(reason) => {
-        pending.resolve(reason);
-        setPending(null);
-      }}
-    />
+    <Suspense fallback={null}>
+      <ReasonDialog
+        request={pending}
+        onDone={(reason) => {
+          pending.resolve(reason);
+          setPending(null);
+        }}
+      />
+    </Suspense>
   ) : null;
   return { ask, holder };
 }

@@ -1,4 +1,6 @@
 import {
+  lazy,
+  Suspense,
   useCallback,
   useEffect,
   useImperativeHandle,
@@ -28,16 +30,22 @@ import { pathLabel } from '../../../components/crf/crf-paths';
 import { useExternalValues } from '../../../components/crf/use-external-values';
 import { useSaveShortcut } from '../../../components/crf/use-save-shortcut';
 import { useFeedback } from '../../../components/feedback/feedback-context';
-import { RecordMigrationDialog } from '../../../components/record-migration/record-migration-dialog';
 import { formatTime } from '../../../lib/format-time';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { toast } from '../../../lib/toast';
 import { fieldAt } from '../hooks/record-definition';
 import { hardIssues, useRecordSession, type RecordSession } from '../hooks/use-record-session';
-import { ConflictDialog } from './conflict-dialog';
 import { FieldMarker, isMarked, sourceHref } from './field-marker';
 import { COMMON_REASONS, useReasonPrompt } from './reason-dialog';
 import { RecordStatusTag } from './record-status-tag';
+
+// Dialogs load when first opened (quality P7): a save conflict and a version upgrade are rare.
+const ConflictDialog = lazy(() => import('./conflict-dialog').then((module) => ({ default: module.ConflictDialog })));
+const RecordMigrationDialog = lazy(() =>
+  import('../../../components/record-migration/record-migration-dialog').then((module) => ({
+    default: module.RecordMigrationDialog,
+  })),
+);
 
 export type RecordEditorHandle = {
   /** Before another form opens: saves a draft, or asks before dropping unsaved changes. Resolves whether to go on. */
@@ -516,14 +524,16 @@ export function RecordEditor({
         />
       )}
       {migrating && onMigrated && (
-        <RecordMigrationDialog
-          title={`升级到 v${publishedVersionNo}：${form.title}`}
-          selection={{ patientId: record.patientId, formKey: record.formKey, instance: record.instance }}
-          onClose={() => setMigrating(false)}
-          onDone={(migrated) => {
-            if (migrated > 0) onMigrated();
-          }}
-        />
+        <Suspense fallback={null}>
+          <RecordMigrationDialog
+            title={`升级到 v${publishedVersionNo}：${form.title}`}
+            selection={{ patientId: record.patientId, formKey: record.formKey, instance: record.instance }}
+            onClose={() => setMigrating(false)}
+            onDone={(migrated) => {
+              if (migrated > 0) onMigrated();
+            }}
+          />
+        </Suspense>
       )}
       {openQueries.length > 0 && record.id && (
         <Alert
@@ -560,15 +570,17 @@ export function RecordEditor({
       />
 
       {conflict && (
-        <ConflictDialog
-          conflict={conflict}
-          form={form}
-          missingCodes={missingCodes}
-          open={conflictOpen}
-          reloading={reloading}
-          onReload={() => void reload()}
-          onClose={() => setConflictOpen(false)}
-        />
+        <Suspense fallback={null}>
+          <ConflictDialog
+            conflict={conflict}
+            form={form}
+            missingCodes={missingCodes}
+            open={conflictOpen}
+            reloading={reloading}
+            onReload={() => void reload()}
+            onClose={() => setConflictOpen(false)}
+          />
+        </Suspense>
       )}
       {reason.holder}
     </div>
