@@ -194,7 +194,7 @@ export async function runBundleBench() {
         state: inProject,
         ready: (p) => p.getByText('表单完成情况'),
       },
-      { path: '/patient/edit', state: inProject, ready: (p) => p.locator('.ant-layout-content .ant-form-item') },
+      { path: '/patient/edit', state: inProject, ready: (p) => p.locator('.ant-layout-content .crf-field') },
       {
         path: '/followup/list',
         state: inProject,
