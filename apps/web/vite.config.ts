@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { PATTERN_EAGER_BROWSER } from './pattern-engine-alias';
 
 const API_TARGET = 'http://127.0.0.1:3000';
 
@@ -196,16 +196,6 @@ const VENDOR_GROUPS = [
   { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, priority: 20 },
   { name: 'vendor', test: /[\\/]node_modules[\\/](axios|@tanstack|zustand|dayjs|nprogress)[\\/]/, priority: 10 },
 ];
-
-/**
- * Quality P7: the format patterns' RE2 engine (re2js) is not registered at start in the browser: `pattern.ts`'s
- * `./pattern-eager` is the browser's (nothing); src/lib/pattern-engine.ts imports it when a form has a pattern.
- * vitest.config.ts says the same, so the web tests run the web's way.
- */
-const PATTERN_EAGER_BROWSER = {
-  find: /^\.\/pattern-eager$/,
-  replacement: fileURLToPath(new URL('../../packages/shared/src/forms/pattern-eager.browser.ts', import.meta.url)),
-};
 
 export default defineConfig({
   plugins: [antdDeferred(), antdStyleFunctionsDropped(), react(), versionFile(), precompress()],

@@ -1,18 +1,9 @@
 import { defineProject } from 'vitest/config';
-import { fileURLToPath } from 'node:url';
+import { PATTERN_EAGER_BROWSER } from './pattern-engine-alias';
 
 export default defineProject({
-  // The browser's pattern engine start (none, loaded on demand), as in the build (vite.config.ts, PATTERN_EAGER_BROWSER).
-  resolve: {
-    alias: [
-      {
-        find: /^\.\/pattern-eager$/,
-        replacement: fileURLToPath(
-          new URL('../../packages/shared/src/forms/pattern-eager.browser.ts', import.meta.url),
-        ),
-      },
-    ],
-  },
+  // the browser's pattern engine start (none, loaded on demand), as in the build
+  resolve: { alias: [PATTERN_EAGER_BROWSER] },
   test: {
     name: 'web',
     environment: 'jsdom',

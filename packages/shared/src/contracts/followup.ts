@@ -2,47 +2,10 @@ import { z } from 'zod';
 import { clinicalDate, dateString, instantString, int4 } from './fields';
 import { page, pageRequest } from './envelope';
 import { OFFSET_UNITS, TASK_STATES, TASK_STATUSES, type OffsetUnit, type TaskState } from '../followup/schedule';
-import {
-  PLAN_KINDS,
-  PLAN_KIND_LABELS,
-  PLAN_STATUSES,
-  PLAN_STATUS_LABELS,
-  ASSIGN_MODES,
-  ASSIGN_MODE_LABELS,
-  CONTACT_METHODS,
-  CONTACT_METHOD_LABELS,
-  CONTACT_OUTCOMES,
-  CONTACT_OUTCOME_LABELS,
-  PATIENT_FOLLOWUP_STATUSES,
-  PATIENT_FOLLOWUP_STATUS_LABELS,
-  type PlanKind,
-  type PlanStatus,
-  type AssignMode,
-  type ContactMethod,
-  type ContactOutcome,
-  type PatientFollowupStatus,
-} from './followup-codes';
+import { PLAN_KINDS, PLAN_STATUSES, ASSIGN_MODES, CONTACT_METHODS, CONTACT_OUTCOMES } from './followup-codes';
 
-export {
-  PLAN_KINDS,
-  PLAN_KIND_LABELS,
-  PLAN_STATUSES,
-  PLAN_STATUS_LABELS,
-  ASSIGN_MODES,
-  ASSIGN_MODE_LABELS,
-  CONTACT_METHODS,
-  CONTACT_METHOD_LABELS,
-  CONTACT_OUTCOMES,
-  CONTACT_OUTCOME_LABELS,
-  PATIENT_FOLLOWUP_STATUSES,
-  PATIENT_FOLLOWUP_STATUS_LABELS,
-  type PlanKind,
-  type PlanStatus,
-  type AssignMode,
-  type ContactMethod,
-  type ContactOutcome,
-  type PatientFollowupStatus,
-};
+// the codes live without zod (the web's list and record pages import them from there); the contract re-exports them
+export * from './followup-codes';
 
 /**
  * Follow-up (issue 6): plans → visits → per-patient tasks → contact attempts and the visit's form records. Base

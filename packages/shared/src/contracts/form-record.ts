@@ -2,35 +2,10 @@ import { z } from 'zod';
 import { page, pageRequest } from './envelope';
 import { int4, queryInt4 } from './fields';
 import { recordIssue } from './form-definition';
-import {
-  RECORD_STATUSES,
-  RECORD_STATUS_LABELS,
-  VALUE_SOURCES,
-  VALUE_SOURCE_LABELS,
-  QUERY_STATUS_CODES,
-  QUERY_STATUS_LABELS,
-  QUERY_MINE_FILTERS,
-  blankRecord,
-  type RecordStatus,
-  type ValueSource,
-  type QueryStatus,
-  type QueryMineFilter,
-} from './form-record-codes';
+import { RECORD_STATUSES, VALUE_SOURCES, QUERY_STATUS_CODES, QUERY_MINE_FILTERS } from './form-record-codes';
 
-export {
-  RECORD_STATUSES,
-  RECORD_STATUS_LABELS,
-  VALUE_SOURCES,
-  VALUE_SOURCE_LABELS,
-  QUERY_STATUS_CODES,
-  QUERY_STATUS_LABELS,
-  QUERY_MINE_FILTERS,
-  blankRecord,
-  type RecordStatus,
-  type ValueSource,
-  type QueryStatus,
-  type QueryMineFilter,
-};
+// the codes live without zod (the web's list and record pages import them from there); the contract re-exports them
+export * from './form-record-codes';
 
 /**
  * CRF records of a patient (`/patient/edit`, `/patient/file`, `/patient/source`). Base `form-record`.

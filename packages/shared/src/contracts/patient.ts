@@ -4,31 +4,14 @@ import { page, pageRequest } from './envelope';
 import { PATIENT_FOLLOWUP_STATUSES } from './followup';
 import {
   PATIENT_STATUSES,
-  PATIENT_STATUS_LABELS,
   PATIENT_GENDERS,
-  PATIENT_GENDER_LABELS,
   isValidIdNumber,
-  idNumberFacts,
   FIELD_FILTER_OPS,
   PATIENT_SORT_FIELDS,
-  type PatientStatus,
-  type PatientGender,
-  type FieldFilterOp,
 } from './patient-codes';
 
-export {
-  PATIENT_STATUSES,
-  PATIENT_STATUS_LABELS,
-  PATIENT_GENDERS,
-  PATIENT_GENDER_LABELS,
-  isValidIdNumber,
-  idNumberFacts,
-  FIELD_FILTER_OPS,
-  PATIENT_SORT_FIELDS,
-  type PatientStatus,
-  type PatientGender,
-  type FieldFilterOp,
-};
+// the codes live without zod (the web's list and record pages import them from there); the contract re-exports them
+export * from './patient-codes';
 
 /**
  * Patients of the current project (`/patient/list`, `/patient/add`, `/patient/edit`). Base `patient-info`.
