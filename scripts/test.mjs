@@ -23,6 +23,8 @@ mkdirSync(reports, { recursive: true });
 const only = process.argv.slice(2); // e.g. `npm test -- unit server` runs just those steps
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** Failed tests by step, file and name, repeated at the end: a CI log is often read from its tail only. */
+const failedTests = [];
 /** [step, milliseconds], printed at the end with the load average so a slow run can be told from a busy machine. */
 const timings = [];
 
@@ -72,20 +74,51 @@ async function lanes(...list) {
   );
 }
 
-function countVitest(file) {
+function countVitest(step, file) {
   if (!existsSync(file)) return;
   const report = JSON.parse(readFileSync(file, 'utf8'));
   totals.passed += report.numPassedTests ?? 0;
   totals.failed += report.numFailedTests ?? 0;
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const suite of report.testResults ?? []) {
+    const where = suite.name.startsWith(root) ? suite.name.slice(root.length + 1) : suite.name;
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const reason = String(test.failureMessages?.[0] ?? '')
+        .split('\n')[0]
+        .slice(0, 300);
+      failedTests.push(`${step} · ${where} › ${test.fullName}\n      ${reason}`);
+    }
+    // A file that failed to load has no tests, only its message.
+    if ((suite.assertionResults ?? []).length === 0 && suite.status === 'failed') {
+      failedTests.push(
+        `${step} · ${where}\n      ${String(suite.message ?? '')
+          .split('\n')[0]
+          .slice(0, 300)}`,
+      );
+    }
+  }
 }
 
 function countPlaywright(file) {
   if (!existsSync(file)) return;
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  const { stats, suites } = JSON.parse(readFileSync(file, 'utf8'));
   totals.passed += stats.expected ?? 0;
   totals.failed += (stats.unexpected ?? 0) + (stats.flaky ?? 0);
   totals.skipped += stats.skipped ?? 0;
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
+        const error = test.results?.find((r) => r.error)?.error?.message ?? '';
+        failedTests.push(
+          `e2e · ${spec.file}:${spec.line} › ${spec.title}\n      ${String(error).split('\n')[0].slice(0, 300)}`,
+        );
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of suites ?? []) visit(suite);
 }
 
 function answers(url) {
@@ -114,7 +147,7 @@ const vitest = (name, projects, env = {}) => {
     ],
     env,
   );
-  if (only.length === 0 || only.includes(name)) countVitest(file);
+  if (only.length === 0 || only.includes(name)) countVitest(name, file);
   return ok;
 };
 
@@ -158,6 +191,7 @@ if (timings.length > 0) {
   console.log(`step times (load average now ${load}, ${availableParallelism()} cores):`);
   for (const [name, ms] of timings) console.log(`  ${name.padEnd(10)} ${(ms / 1000).toFixed(0).padStart(5)} s`);
 }
+if (failedTests.length > 0) console.log(`failed tests:\n${failedTests.map((t) => `  ${t}`).join('\n')}`);
 if (failures.length > 0) console.log(`failed steps: ${failures.join(', ')}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failures.length > 0 || totals.failed > 0 ? 1 : 0);
