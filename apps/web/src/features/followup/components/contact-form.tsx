@@ -1,4 +1,5 @@
-import { Button, DatePicker, Form, Input, Radio, Select } from 'antd';
+import { Button, Form, Input, Radio, Select } from 'antd';
+import { LazyDatePicker } from '../../../components/lazy-date-picker/lazy-date-picker';
 import dayjs, { type Dayjs } from 'dayjs';
 import {
   CONTACT_METHOD_LABELS,
@@ -62,9 +63,9 @@ export function ContactForm({ taskId, defaultMethod, onAdded }: ContactFormProps
             },
           ]}
         >
-          <DatePicker
+          <LazyDatePicker
             aria-label="联系时间"
-            showTime={{ format: 'HH:mm' }}
+            showTime
             format="YYYY-MM-DD HH:mm"
             disabledDate={(d) => d.isAfter(dayjs(), 'day')}
             allowClear={false}
