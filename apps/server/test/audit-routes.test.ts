@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import Fastify, { type RouteOptions } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +10,7 @@ import { isWrite, registerAccess } from '../src/plugins/access';
 import { NOT_AUDITED, type RouteAudit } from '../src/plugins/audit';
 import type { Db } from '../src/db/client';
 import type { SessionService } from '../src/modules/auth/session.service';
+import { serverRoot } from './migrations';
 import { createTestApp, type TestApp } from './test-app';
 
 /**
@@ -18,7 +21,7 @@ import { createTestApp, type TestApp } from './test-app';
  *  - for a sample of routes, a call records the declared action under the call's request id, and a sampled
  *    NOT_AUDITED route records nothing.
  * What it does not prove: that a route outside the sample records what it declares (the declaration is read from the
- * service by a person), nor that every branch of an audited route records (a save that changes nothing records
+ * service by a person; the test only checks that each declared action is one the code writes somewhere), nor that every branch of an audited route records (a save that changes nothing records
  * nothing, by design).
  */
 
@@ -117,6 +120,18 @@ describe('write routes: declarations in the route table and a sample of calls', 
         .sort(([a], [b]) => String(a).localeCompare(String(b))),
     );
     expect(exempt).toEqual(EXEMPT);
+  });
+
+  it('should declare only actions the services write: each is a literal in src/, or built from a listed template', () => {
+    // Actions put together at run time: `form_record.${action}` (status change), `data_query.${move}`.
+    const built = new Set(['form_record.lock', 'form_record.unlock', 'data_query.answer', 'data_query.close']);
+    const source = readdirSync(path.join(serverRoot, 'src'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.routes.ts')) // the declarations themselves
+      .map((f) => readFileSync(path.join(serverRoot, 'src', f), 'utf8'))
+      .join('\n');
+    const declared = new Set(writes.flatMap((w) => (w.audit && !('none' in w.audit) ? [...w.audit] : [])));
+    const unknown = [...declared].filter((a) => !built.has(a) && !source.includes(`'${a}'`));
+    expect(unknown).toEqual([]);
   });
 
   /** Calls a route and answers the actions recorded under the call's request id, with what the route declares. */
