@@ -16,6 +16,7 @@ import {
 import { patientScope } from '../patient/patient.repository';
 import { escapeLike } from '../project/project-manage.repository';
 import type { ProjectScope } from '../project/project-scope';
+import { pageTotal } from '../../lib/page-total';
 
 /**
  * The follow-up worklist and the record of one task (issue 6). A task is visible when its patient is (THE patient
@@ -164,12 +165,21 @@ export async function pageTasks(
     .orderBy(...orderOf(filter.state))
     .limit(paging.size)
     .offset((paging.current - 1) * paging.size);
-  const [c] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(followupTasks)
-    .innerJoin(patients, and(eq(patients.id, followupTasks.patientId), eq(patients.tenantId, followupTasks.tenantId)))
-    .where(where);
-  return { records, total: c?.n ?? 0 };
+  const total = await pageTotal(
+    { offset: (paging.current - 1) * paging.size, size: paging.size, rows: records.length },
+    async () => {
+      const [c] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(followupTasks)
+        .innerJoin(
+          patients,
+          and(eq(patients.id, followupTasks.patientId), eq(patients.tenantId, followupTasks.tenantId)),
+        )
+        .where(where);
+      return c?.n ?? 0;
+    },
+  );
+  return { records, total };
 }
 
 /** Up to `limit` rows of the worklist in the page's order (the export). */
