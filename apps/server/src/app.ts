@@ -71,6 +71,7 @@ import { createNotificationService } from './modules/notification/notification.s
 import { createJobRunner, type JobRunner } from './modules/scheduler/job-runner';
 import { registerAccess } from './plugins/access';
 import { clientErrorHandler } from './plugins/client-error';
+import { createIdempotencyCleanupJob, registerIdempotency } from './plugins/idempotency';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBody } from './plugins/json-body';
 import { genRequestId, registerRequestHeaders, withRedaction } from './plugins/request-log';
@@ -97,6 +98,8 @@ export type AppDeps = {
    * as soon as `main` has migrated. Default: always ready.
    */
   databaseReady?: () => boolean;
+  /** How long a repeated write waits for the first request with its idempotency key to finish (default 2 s), then 409. */
+  idempotencyWaitMs?: number;
   /** Sees every route as it is registered (the route-table test). */
   routeObserver?: (route: RouteOptions) => void;
 };
@@ -151,6 +154,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onRoute', (route) => observe(route));
   }
   registerAccess(app, { sessions, db, clock });
+  const phiKeys = await resolvePhiKeys(config);
+  // after the access hook (it needs the session), before any handler (ADR 0011)
+  registerIdempotency(app, { db, clock, keys: phiKeys, waitMs: deps.idempotencyWaitMs });
   const loginRateLimit = deps.loginRateLimit ?? { max: config.loginRateLimitPerMinute, timeWindow: 60_000 };
 
   registerAuthRoutes(app, {
@@ -176,7 +182,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDictionaryRoutes(app, { dictionaries: createDictionaryService({ db, clock }) });
   registerDatabaseRoutes(app, { database: createDatabaseService({ db, clock }) });
   registerDatabaseIoRoutes(app, { io: createDatabaseIoService({ db, clock }) });
-  const phiKeys = await resolvePhiKeys(config);
   const patients = createPatientService({ db, clock, keys: phiKeys });
   registerPatientRoutes(app, { patients });
   registerPatientImportRoutes(app, {
@@ -207,7 +212,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     tickSeconds: config.jobsTickSeconds,
     logger: app.log,
-    jobs: [createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds })],
+    jobs: [
+      createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds }),
+      createIdempotencyCleanupJob({ db, clock }),
+    ],
   });
   app.decorate('jobs', jobs);
   if (config.jobsEnabled) app.addHook('onReady', async () => jobs.start());

@@ -27,6 +27,8 @@ declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyRequest {
     auth?: AuthContext;
+    /** The idempotency key this request holds until its answer is stored (plugins/idempotency.ts). */
+    idempotency?: { userId: string; key: string };
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyInstance {
