@@ -17,6 +17,8 @@ declare module 'fastify' {
     queryToken?: boolean;
     /** False when the route is opened by browser navigation or `<img>` and cannot send `X-App-Code`. */
     appCode?: boolean;
+    /** One line on what the route does, shown as the operation's summary in the OpenAPI document (`plugins/openapi.ts`). */
+    summary?: string;
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyRequest {

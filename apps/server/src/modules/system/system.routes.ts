@@ -29,7 +29,10 @@ export async function registerSystemRoutes(
 
   app.get(
     `${API_BASE}/health`,
-    { schema: { response: okSchema(z.object({ db: z.literal('ok') })) }, config: { public: true, appCode: false } },
+    {
+      schema: { response: okSchema(z.object({ db: z.literal('ok') })) },
+      config: { public: true, appCode: false, summary: 'Whether the server and its database answer' },
+    },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       try {
@@ -44,7 +47,10 @@ export async function registerSystemRoutes(
   /** Not enveloped: the web compares `version` on every navigation. A new build rewrites the file. */
   app.get(
     VERSION_FILE,
-    { schema: { response: { 200: versionFile } }, config: { public: true, appCode: false } },
+    {
+      schema: { response: { 200: versionFile } },
+      config: { public: true, appCode: false, summary: 'The version of the web app (its build), not enveloped' },
+    },
     async (_request, reply) => {
       reply.header('cache-control', 'no-cache');
       try {
