@@ -29,10 +29,7 @@ export async function registerSystemRoutes(
 
   app.get(
     `${API_BASE}/health`,
-    {
-      schema: { response: okSchema(z.object({ db: z.literal('ok') })) },
-      config: { public: true, appCode: false, summary: 'Whether the server and its database answer' },
-    },
+    { schema: { response: okSchema(z.object({ db: z.literal('ok') })) }, config: { public: true, appCode: false } },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       try {
@@ -47,10 +44,7 @@ export async function registerSystemRoutes(
   /** Not enveloped: the web compares `version` on every navigation. A new build rewrites the file. */
   app.get(
     VERSION_FILE,
-    {
-      schema: { response: { 200: versionFile } },
-      config: { public: true, appCode: false, summary: 'The version of the web app (its build), not enveloped' },
-    },
+    { schema: { response: { 200: versionFile } }, config: { public: true, appCode: false } },
     async (_request, reply) => {
       reply.header('cache-control', 'no-cache');
       try {
