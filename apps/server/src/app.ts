@@ -74,6 +74,7 @@ import { clientErrorHandler } from './plugins/client-error';
 import { createIdempotencyCleanupJob, registerIdempotency } from './plugins/idempotency';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBody } from './plugins/json-body';
+import { registerOpenApiRoute } from './plugins/openapi';
 import { genRequestId, registerRequestHeaders, withRedaction } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { configureZodMessages } from './plugins/zod-messages';
@@ -153,6 +154,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const observe = deps.routeObserver;
     app.addHook('onRoute', (route) => observe(route));
   }
+  const routeTable: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routeTable.push(route);
+  });
   registerAccess(app, { sessions, db, clock });
   const phiKeys = await resolvePhiKeys(config);
   // after the access hook (it needs the session), before any handler (ADR 0011)
@@ -220,6 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('jobs', jobs);
   if (config.jobsEnabled) app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
+  registerOpenApiRoute(app, { routes: routeTable });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

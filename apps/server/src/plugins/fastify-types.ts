@@ -23,6 +23,8 @@ declare module 'fastify' {
      * records none (`NOT_AUDITED` in plugins/audit.ts). Required on every write route (plugins/access.ts).
      */
     audit?: RouteAudit;
+    /** One line on what the route does, shown as the operation's summary in the OpenAPI document (`plugins/openapi.ts`). */
+    summary?: string;
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyRequest {
