@@ -165,6 +165,11 @@ export const TASK_STATE_LABELS: Readonly<Record<TaskState, string>> = {
   cancelled: '已取消',
 };
 
+/**
+ * THE definition of a task's state on `today`. The server's worklist computes it in SQL (followup-task.repository's
+ * `stateSql` and `stateCondition`, followup-plan.repository's overdue count); followup-task-state.test.ts requires the
+ * SQL to give this function's state for a table of windows × days (edges, month ends, a leap day).
+ */
 export function taskState(
   task: { status: TaskStatus; windowStart: IsoDate; windowEnd: IsoDate },
   today: IsoDate,
