@@ -23,7 +23,8 @@ import { pageTotal } from '../../lib/page-total';
  * scope: tenant, project, the sub-project's cohort, the center rule, not deleted): every read and write here joins
  * the patient. A task's state is computed in SQL from its status, its window and `today` (an Asia/Shanghai calendar
  * date, a bound parameter): due (open, window_start <= today <= window_end), overdue (open, window_end < today),
- * upcoming (open, window_start > today), else its status.
+ * upcoming (open, window_start > today), else its status — the shared `taskState` (followup/schedule.ts) is the
+ * definition; followup-task-state.test.ts holds this SQL (and the plans' overdue count) to it on PostgreSQL.
  */
 
 export type WorklistFilter = {

@@ -19,6 +19,7 @@ import {
 } from '@registry/shared/contracts/patient';
 import { applyServerIssues } from '../../lib/form-errors';
 import { ApiError } from '../../lib/request';
+import { afterToday } from '../../lib/today';
 import { useCenters } from './list-centers';
 
 /** The values of the demographics form (dates as dayjs while edited). */
@@ -331,7 +332,7 @@ export function PatientForm(props: PatientFormProps) {
                 style={{ width: '100%' }}
                 disabled={masked}
                 placeholder={masked ? (patient?.birthDate ?? 'YYYY-MM-DD') : 'YYYY-MM-DD'}
-                disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+                disabledDate={afterToday}
               />
             </Form.Item>
           </Col>

@@ -11,6 +11,7 @@ import {
 } from '@registry/shared/contracts/followup-codes';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { toast } from '../../../lib/toast';
+import { afterToday } from '../../../lib/today';
 import { useAddContact } from '../api/add-contact';
 
 type Values = { contactedAt: Dayjs; method: ContactMethod; outcome?: ContactOutcome; note?: string };
@@ -67,7 +68,7 @@ export function ContactForm({ taskId, defaultMethod, onAdded }: ContactFormProps
             aria-label="联系时间"
             showTime
             format="YYYY-MM-DD HH:mm"
-            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            disabledDate={afterToday}
             allowClear={false}
           />
         </Form.Item>
