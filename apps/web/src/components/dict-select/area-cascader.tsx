@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { Cascader } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { AreaVO } from '@registry/shared/contracts/dictionary';
-import { areaKeys, pageAreas } from './page-areas';
+import { pageAreas } from '../../api/dictionaries';
+import { queryKeys } from '../../api/keys';
 
 type AreaNode = { value: string; label: string; isLeaf: boolean; loading?: boolean; children?: AreaNode[] };
 
@@ -35,14 +36,14 @@ export function AreaCascader({
   status,
   'aria-label': ariaLabel,
 }: AreaCascaderProps) {
-  const provinces = useQuery({ queryKey: areaKeys.page(PROVINCES), queryFn: () => pageAreas(PROVINCES) });
+  const provinces = useQuery({ queryKey: queryKeys.areas.page(PROVINCES), queryFn: () => pageAreas(PROVINCES) });
   const [children, setChildren] = useState<Record<string, AreaVO[]>>({});
   const [loading, setLoading] = useState<ReadonlySet<string>>(new Set());
   /** The path the user picked in this cascader (codes), while it still matches `value`. */
   const [picked, setPicked] = useState<string[]>([]);
   const pickedMatches = value != null && value !== '' && picked[picked.length - 1] === value;
   const label = useQuery({
-    queryKey: areaKeys.page({ codes: value ? [value] : [] }),
+    queryKey: queryKeys.areas.page({ codes: value ? [value] : [] }),
     queryFn: () => pageAreas({ codes: value ? [value] : [], size: 1 }),
     enabled: Boolean(value) && !pickedMatches,
   });

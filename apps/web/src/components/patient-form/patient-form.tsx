@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Button, Col, DatePicker, Form, Input, Row, Select, Space, Typography } from 'antd';
-import type { Rule } from 'antd/es/form';
+import type { FormRule as Rule } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { z } from 'zod';
 import {
@@ -18,7 +18,7 @@ import {
 } from '@registry/shared/contracts/patient';
 import { applyServerIssues } from '../../lib/form-errors';
 import { ApiError } from '../../lib/request';
-import { useCenters } from './list-centers';
+import { useCenters } from '../../api/centers';
 
 /** The values of the demographics form (dates as dayjs while edited). */
 export type PatientFormValues = {

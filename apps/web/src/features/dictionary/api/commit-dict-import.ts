@@ -2,9 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { UPLOAD_FIELD } from '@registry/shared/contracts/file-codes';
 import type { DictImportReport } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { dictOptionKeys } from '../../../components/dict-select/page-dict-options';
+import { queryKeys } from '../../../api/keys';
 import { dictImportUrl, type DictImportInput } from './dry-run-dict-import';
-import { dictKeys } from './list-dicts';
 
 /** `POST sys-field-dict/import/commit` (multipart `file`): every change in one transaction, or nothing (400 with the rows). */
 export function commitDictImport(input: DictImportInput): Promise<DictImportReport> {
@@ -23,8 +22,8 @@ export function useCommitDictImport() {
   return useMutation({
     mutationFn: commitDictImport,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: dictOptionKeys.all });
-      await queryClient.invalidateQueries({ queryKey: dictKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.dictOptions.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.dicts.all });
     },
   });
 }

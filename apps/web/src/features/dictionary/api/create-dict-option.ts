@@ -2,8 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { DictOptionVO, dictOptionCreateRequest } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { dictOptionKeys } from '../../../components/dict-select/page-dict-options';
-import { dictKeys } from './list-dicts';
+import { queryKeys } from '../../../api/keys';
 
 export type DictOptionCreateRequest = z.input<typeof dictOptionCreateRequest>;
 
@@ -17,8 +16,8 @@ export function useCreateDictOption() {
   return useMutation({
     mutationFn: createDictOption,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: dictOptionKeys.all });
-      await queryClient.invalidateQueries({ queryKey: dictKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.dictOptions.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.dicts.all });
     },
   });
 }

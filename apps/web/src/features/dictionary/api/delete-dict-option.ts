@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/request';
-import { dictOptionKeys } from '../../../components/dict-select/page-dict-options';
-import { dictKeys } from './list-dicts';
+import { queryKeys } from '../../../api/keys';
 
 /** `DELETE sys-field-dict-option?id=`: removes an option of an own list. */
 export function deleteDictOption(id: string): Promise<unknown> {
@@ -13,8 +12,8 @@ export function useDeleteDictOption() {
   return useMutation({
     mutationFn: deleteDictOption,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: dictOptionKeys.all });
-      await queryClient.invalidateQueries({ queryKey: dictKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.dictOptions.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.dicts.all });
     },
   });
 }

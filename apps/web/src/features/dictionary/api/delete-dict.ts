@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/request';
-import { dictOptionKeys } from '../../../components/dict-select/page-dict-options';
-import { dictKeys } from './list-dicts';
+import { queryKeys } from '../../../api/keys';
 
 /** `DELETE sys-field-dict?id=`: an own list no form uses (else 409 字典正在被表单使用). */
 export function deleteDict(id: string): Promise<unknown> {
@@ -13,8 +12,8 @@ export function useDeleteDict() {
   return useMutation({
     mutationFn: deleteDict,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: dictKeys.all });
-      await queryClient.invalidateQueries({ queryKey: dictOptionKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.dicts.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.dictOptions.all });
     },
   });
 }
