@@ -50,6 +50,7 @@ export const STALE_MESSAGE = '患者信息已被他人修改，请刷新后重�
 
 const DATE = 'YYYY-MM-DD';
 /** Shown only after a save met someone else's change (409): antd's Alert loads then, not with the page (P7). */
+// eslint-disable-next-line local/no-deep-antd-import -- quality P7: a chunk of Alert alone, not antd's index
 const StaleAlert = lazy(() => import('antd/es/alert'));
 const shape = patientCreateRequest.shape;
 
