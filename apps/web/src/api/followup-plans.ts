@@ -1,7 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PlanVO } from '@registry/shared/contracts/followup';
 import { request } from '../lib/request';
-import { queryKeys } from './keys';
+
+export const followupPlanKeys = {
+  list: ['followup', 'plan', 'list'] as const,
+};
 
 /**
  * `GET followup/plan/list`: the current project's plans with their visits and task counts, newest first. Used by the
@@ -12,7 +15,7 @@ export function listPlans(): Promise<PlanVO[]> {
   return request<PlanVO[]>({ method: 'get', url: '/followup/plan/list' });
 }
 
-export const planListQuery = () => queryOptions({ queryKey: queryKeys.followupPlans.list, queryFn: listPlans });
+export const planListQuery = () => queryOptions({ queryKey: followupPlanKeys.list, queryFn: listPlans });
 
 export function usePlans() {
   return useQuery(planListQuery());

@@ -1,7 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PublishedResponse, PublishedVersion } from '@registry/shared/contracts/form-definition';
 import { request } from '../lib/request';
-import { queryKeys } from './keys';
+
+export const formDefinitionKeys = {
+  published: ['form-definition', 'published'] as const,
+  publishedVersion: (id: string | null) => ['form-definition', 'published-version', id] as const,
+};
 
 /**
  * `GET form-definition/published`: the definitions data is entered on (for a sub-project the parent's latest version
@@ -12,7 +16,7 @@ export function getPublished(): Promise<PublishedResponse> {
 }
 
 export const publishedQuery = () =>
-  queryOptions({ queryKey: queryKeys.formDefinitions.published, queryFn: getPublished, staleTime: 60_000 });
+  queryOptions({ queryKey: formDefinitionKeys.published, queryFn: getPublished, staleTime: 60_000 });
 
 export function usePublished() {
   return useQuery(publishedQuery());
@@ -25,7 +29,7 @@ export function getPublishedVersion(id: string): Promise<PublishedVersion> {
 
 export function publishedVersionQuery(id: string | null) {
   return queryOptions({
-    queryKey: queryKeys.formDefinitions.publishedVersion(id),
+    queryKey: formDefinitionKeys.publishedVersion(id),
     queryFn: () => getPublishedVersion(id as string),
     enabled: Boolean(id),
     staleTime: Infinity,

@@ -7,10 +7,17 @@ import type {
 } from '@registry/shared/contracts/record-migration';
 import { request } from '../lib/request';
 
+export const formRecordKeys = {
+  /** One record: the same in every feature, so they share (and invalidate) one cache entry. */
+  detail: (query: RecordDetailQuery) =>
+    ['form-record', 'detail', query.patientId, query.formKey, query.instance ?? 1] as const,
+  migrationPreview: (selection: MigrationSelection) => ['form-record', 'migration', selection] as const,
+};
+
 /**
  * `GET form-record/detail?patientId=&formKey=&instance=` (`patient.list`): one record of a patient, or a blank one (id
  * null, rowVersion 0). Shared by the features that render a patient's forms (the patient editor, the follow-up task);
- * its key is `queryKeys.formRecords.detail`.
+ * its key is `formRecordKeys.detail`.
  */
 export function getFormRecord(query: RecordDetailQuery): Promise<FormRecordVO> {
   return request<FormRecordVO>({ method: 'get', url: '/form-record/detail', params: query });

@@ -1,7 +1,11 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type { CurrentProject, TenantDoctor } from '@registry/shared/contracts/project';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { CurrentProject } from '@registry/shared/contracts/project';
 import { request } from '../lib/request';
-import { queryKeys } from './keys';
+
+export const projectKeys = {
+  current: ['web-project', 'current'] as const,
+  ensureCurrent: (projectId: string | null | undefined) => ['web-project', 'ensure-current', projectId] as const,
+};
 
 /** `GET web-project/current`: the session's current project. */
 export function getCurrentProject(): Promise<CurrentProject> {
@@ -9,7 +13,7 @@ export function getCurrentProject(): Promise<CurrentProject> {
 }
 
 export function useCurrentProject() {
-  return useQuery({ queryKey: queryKeys.projects.current, queryFn: getCurrentProject });
+  return useQuery({ queryKey: projectKeys.current, queryFn: getCurrentProject });
 }
 
 /** `GET web-project/change?projectId=`: makes the project current for the session (entering a project is audited). */
@@ -19,20 +23,4 @@ export function changeProject(projectId: string): Promise<CurrentProject> {
 
 export function useChangeProject() {
   return useMutation({ mutationFn: changeProject });
-}
-
-/**
- * `GET web-project/current-project-tenant-doctors`: the acting tenant's active users (a member's account, a plan's
- * default owner, the worklist's owner filter and 分配给…). Fresh for a minute; the member page's account changes
- * invalidate it.
- */
-export function listTenantDoctors(): Promise<TenantDoctor[]> {
-  return request<TenantDoctor[]>({ method: 'get', url: '/web-project/current-project-tenant-doctors' });
-}
-
-export const tenantDoctorsQuery = (enabled = true) =>
-  queryOptions({ queryKey: queryKeys.projects.tenantDoctors, queryFn: listTenantDoctors, staleTime: 60_000, enabled });
-
-export function useTenantDoctors(enabled = true) {
-  return useQuery(tenantDoctorsQuery(enabled));
 }

@@ -1,7 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UserInfo } from '@registry/shared/contracts/user';
 import { request } from '../lib/request';
-import { queryKeys } from './keys';
+
+export const userKeys = {
+  info: ['sys-user', 'user-info'] as const,
+};
 
 /** `GET sys-user/user-info`: the signed-in user (the header, the user menu, the project management page). */
 export function getUserInfo(): Promise<UserInfo> {
@@ -9,8 +12,7 @@ export function getUserInfo(): Promise<UserInfo> {
 }
 
 /** Loaded once and cached until invalidated (after `PUT sys-user`), seed §4. */
-export const userInfoQuery = () =>
-  queryOptions({ queryKey: queryKeys.user.info, queryFn: getUserInfo, staleTime: Infinity });
+export const userInfoQuery = () => queryOptions({ queryKey: userKeys.info, queryFn: getUserInfo, staleTime: Infinity });
 
 export function useUserInfo() {
   return useQuery(userInfoQuery());

@@ -4,7 +4,7 @@ import { LazyResult } from '../components/lazy-result/lazy-result';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { changeProject, getCurrentProject } from '../api/projects';
-import { queryKeys } from '../api/keys';
+import { projectKeys } from '../api/projects';
 import { useProjectStore } from './stores/project-store';
 
 /**
@@ -18,7 +18,7 @@ import { useProjectStore } from './stores/project-store';
  */
 export function useEnsureCurrentProject(projectId: string | null | undefined, enabled = true) {
   return useQuery({
-    queryKey: queryKeys.projects.ensureCurrent(projectId),
+    queryKey: projectKeys.ensureCurrent(projectId),
     enabled: Boolean(projectId) && enabled,
     staleTime: Infinity,
     retry: false,

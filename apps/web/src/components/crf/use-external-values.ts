@@ -4,7 +4,7 @@ import type { Definition, FormDefinition } from '@registry/shared/forms/definiti
 import { parseLogic } from '@registry/shared/forms/logic';
 import { findFormOfField } from '@registry/shared/forms/walk';
 import { getFormRecord } from '../../api/form-records';
-import { queryKeys } from '../../api/keys';
+import { formRecordKeys } from '../../api/form-records';
 
 const NO_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -57,7 +57,7 @@ export function useExternalValues(
     queries: formKeys.map((formKey) => {
       const query = { patientId, formKey, instance: 1 };
       return {
-        queryKey: queryKeys.formRecords.detail(query),
+        queryKey: formRecordKeys.detail(query),
         queryFn: () => getFormRecord(query),
         staleTime: 0,
         gcTime: 60_000,

@@ -3,7 +3,7 @@ import { Cascader } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { AreaVO } from '@registry/shared/contracts/dictionary';
 import { pageAreas } from '../../api/dictionaries';
-import { queryKeys } from '../../api/keys';
+import { areaKeys } from '../../api/dictionaries';
 
 type AreaNode = { value: string; label: string; isLeaf: boolean; loading?: boolean; children?: AreaNode[] };
 
@@ -36,14 +36,14 @@ export function AreaCascader({
   status,
   'aria-label': ariaLabel,
 }: AreaCascaderProps) {
-  const provinces = useQuery({ queryKey: queryKeys.areas.page(PROVINCES), queryFn: () => pageAreas(PROVINCES) });
+  const provinces = useQuery({ queryKey: areaKeys.page(PROVINCES), queryFn: () => pageAreas(PROVINCES) });
   const [children, setChildren] = useState<Record<string, AreaVO[]>>({});
   const [loading, setLoading] = useState<ReadonlySet<string>>(new Set());
   /** The path the user picked in this cascader (codes), while it still matches `value`. */
   const [picked, setPicked] = useState<string[]>([]);
   const pickedMatches = value != null && value !== '' && picked[picked.length - 1] === value;
   const label = useQuery({
-    queryKey: queryKeys.areas.page({ codes: value ? [value] : [] }),
+    queryKey: areaKeys.page({ codes: value ? [value] : [] }),
     queryFn: () => pageAreas({ codes: value ? [value] : [], size: 1 }),
     enabled: Boolean(value) && !pickedMatches,
   });

@@ -18,7 +18,7 @@ import type { MigrationItemVO, MigrationSelection } from '@registry/shared/contr
 import { MIGRATION_PREVIEW_ITEMS } from '@registry/shared/contracts/record-migration-codes';
 import { RECORD_STATUS_LABELS, type RecordStatus } from '@registry/shared/contracts/form-record-codes';
 import { applyMigration, previewMigration } from '../../api/form-records';
-import { queryKeys } from '../../api/keys';
+import { formRecordKeys } from '../../api/form-records';
 
 type Props = {
   /** One record (`patientId`, `formKey`, `instance`), a patient's records, or (empty) the whole project. */
@@ -58,7 +58,7 @@ function Losses({ item }: { item: MigrationItemVO }) {
 export function RecordMigrationDialog({ selection, title, onClose, onDone }: Props) {
   const queryClient = useQueryClient();
   const preview = useQuery({
-    queryKey: queryKeys.formRecords.migrationPreview(selection),
+    queryKey: formRecordKeys.migrationPreview(selection),
     queryFn: () => previewMigration(selection),
     gcTime: 0,
   });

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CenterUpdateRequest } from '@registry/shared/contracts/center';
 import { request } from '../../../lib/request';
-import { queryKeys } from '../../../api/keys';
+import { centerKeys } from '../../../api/centers';
 
 /** `PUT project-center`: code, name, organisation, lead. */
 export function updateCenter(body: CenterUpdateRequest): Promise<unknown> {
@@ -12,6 +12,6 @@ export function useUpdateCenter() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateCenter,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.centers.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: centerKeys.all }),
   });
 }

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { UPLOAD_FIELD } from '@registry/shared/contracts/file-codes';
 import type { DictImportReport } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { queryKeys } from '../../../api/keys';
+import { dictKeys } from '../../../api/dictionaries';
+import { dictOptionKeys } from '../../../api/dict-options';
 import { dictImportUrl, type DictImportInput } from './dry-run-dict-import';
 
 /** `POST sys-field-dict/import/commit` (multipart `file`): every change in one transaction, or nothing (400 with the rows). */
@@ -22,8 +23,8 @@ export function useCommitDictImport() {
   return useMutation({
     mutationFn: commitDictImport,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: queryKeys.dictOptions.all });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.dicts.all });
+      await queryClient.invalidateQueries({ queryKey: dictOptionKeys.all });
+      await queryClient.invalidateQueries({ queryKey: dictKeys.all });
     },
   });
 }

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { DictOptionVO, dictOptionCreateRequest } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { queryKeys } from '../../../api/keys';
+import { dictKeys } from '../../../api/dictionaries';
+import { dictOptionKeys } from '../../../api/dict-options';
 
 export type DictOptionCreateRequest = z.input<typeof dictOptionCreateRequest>;
 
@@ -16,8 +17,8 @@ export function useCreateDictOption() {
   return useMutation({
     mutationFn: createDictOption,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: queryKeys.dictOptions.all });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.dicts.all });
+      await queryClient.invalidateQueries({ queryKey: dictOptionKeys.all });
+      await queryClient.invalidateQueries({ queryKey: dictKeys.all });
     },
   });
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { DictVO, dictCreateRequest } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { queryKeys } from '../../../api/keys';
+import { dictKeys } from '../../../api/dictionaries';
 
 export type DictCreateRequest = z.input<typeof dictCreateRequest>;
 
@@ -15,6 +15,6 @@ export function useCreateDict() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createDict,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.dicts.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: dictKeys.all }),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/request';
-import { queryKeys } from '../../../api/keys';
+import { dictKeys } from '../../../api/dictionaries';
+import { dictOptionKeys } from '../../../api/dict-options';
 
 /** `DELETE sys-field-dict-option?id=`: removes an option of an own list. */
 export function deleteDictOption(id: string): Promise<unknown> {
@@ -12,8 +13,8 @@ export function useDeleteDictOption() {
   return useMutation({
     mutationFn: deleteDictOption,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: queryKeys.dictOptions.all });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.dicts.all });
+      await queryClient.invalidateQueries({ queryKey: dictOptionKeys.all });
+      await queryClient.invalidateQueries({ queryKey: dictKeys.all });
     },
   });
 }

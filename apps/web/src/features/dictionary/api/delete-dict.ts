@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/request';
-import { queryKeys } from '../../../api/keys';
+import { dictKeys } from '../../../api/dictionaries';
+import { dictOptionKeys } from '../../../api/dict-options';
 
 /** `DELETE sys-field-dict?id=`: an own list no form uses (else 409 字典正在被表单使用). */
 export function deleteDict(id: string): Promise<unknown> {
@@ -12,8 +13,8 @@ export function useDeleteDict() {
   return useMutation({
     mutationFn: deleteDict,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: queryKeys.dicts.all });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.dictOptions.all });
+      await queryClient.invalidateQueries({ queryKey: dictKeys.all });
+      await queryClient.invalidateQueries({ queryKey: dictOptionKeys.all });
     },
   });
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { DictOptionVO, dictOptionUpdateRequest } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { queryKeys } from '../../../api/keys';
+import { dictOptionKeys } from '../../../api/dict-options';
 
 export type DictOptionUpdateRequest = z.input<typeof dictOptionUpdateRequest>;
 
@@ -15,6 +15,6 @@ export function useUpdateDictOption() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateDictOption,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.dictOptions.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: dictOptionKeys.all }),
   });
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { DictVO, dictUpdateRequest } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { queryKeys } from '../../../api/keys';
+import { dictKeys } from '../../../api/dictionaries';
 
 export type DictUpdateRequest = z.input<typeof dictUpdateRequest>;
 
@@ -15,6 +15,6 @@ export function useUpdateDict() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateDict,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.dicts.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: dictKeys.all }),
   });
 }

@@ -3,7 +3,7 @@ import { Alert, Button, Empty, Input, Popconfirm, Space, Table, Tag, Typography 
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import type { DictOptionVO, DictVO } from '@registry/shared/contracts/dictionary';
 import { PERMISSIONS, hasAnyPermission } from '@registry/shared/permissions';
-import { useDictOptionPage } from '../../../api/dictionaries';
+import { useDictOptionPage } from '../../../api/dict-options';
 import { Permission } from '../../../lib/permission';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { withSuccessToast } from '../../../lib/toast';

@@ -1,6 +1,6 @@
 /**
  * Query keys of the follow-up plan pages; every change invalidates `planKeys.all` (with the plan list of `src/api`,
- * `queryKeys.followupPlans.list`, and the worklist's `taskKeys`).
+ * `followupPlanKeys.list`, and the worklist's `taskKeys`).
  */
 export const planKeys = {
   all: ['followup'] as const,

@@ -1,5 +1,5 @@
 import { Form, Input, InputNumber, Select } from 'antd';
-import { useTenantDoctors } from '../../../api/projects';
+import { useTenantDoctors } from '../../../api/tenant-doctors';
 
 /** Name and description of a plan. */
 export function NameFields() {

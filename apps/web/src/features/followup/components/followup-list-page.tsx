@@ -13,7 +13,7 @@ import { useProjectStore } from '../../../lib/stores/project-store';
 import { useTaskCounts } from '../api/count-tasks';
 import { listEmptyText } from '../../../components/list-empty/list-empty';
 import { exportTasks } from '../api/export-tasks';
-import { useTenantDoctors } from '../../../api/projects';
+import { useTenantDoctors } from '../../../api/tenant-doctors';
 import { usePlans } from '../../../api/followup-plans';
 import { useTaskPage } from '../api/page-tasks';
 import { useWorklistKeyword } from '../hooks/use-keyword';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MemberAccountRequest, MemberAccountResponse } from '@registry/shared/contracts/member';
 import { request } from '../../../lib/request';
-import { queryKeys } from '../../../api/keys';
+import { tenantDoctorKeys } from '../../../api/tenant-doctors';
 
 /** `POST project-member/account`: a new account added as a member; the initial password is answered once. */
 export function createMemberAccount(body: MemberAccountRequest): Promise<MemberAccountResponse> {
@@ -16,7 +16,7 @@ export function useCreateMemberAccount() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ['project-member'] }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.projects.tenantDoctors }),
+        queryClient.invalidateQueries({ queryKey: tenantDoctorKeys.all }),
       ]),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserIdRequest } from '@registry/shared/contracts/user';
 import { request } from '../../../lib/request';
-import { queryKeys } from '../../../api/keys';
+import { tenantDoctorKeys } from '../../../api/tenant-doctors';
 
 /** `POST sys-user/enable {userId}`. */
 export function enableUser(body: UserIdRequest): Promise<unknown> {
@@ -16,7 +16,7 @@ export function useEnableUser() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ['project-member'] }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.projects.tenantDoctors }),
+        queryClient.invalidateQueries({ queryKey: tenantDoctorKeys.all }),
       ]),
   });
 }

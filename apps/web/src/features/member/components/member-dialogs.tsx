@@ -9,7 +9,7 @@ import { useAddMember } from '../api/add-member';
 import { useCreateMemberAccount } from '../api/create-member-account';
 import { useCenters } from '../../../api/centers';
 import { useRoles } from '../api/list-roles';
-import { useTenantDoctors } from '../../../api/projects';
+import { useTenantDoctors } from '../../../api/tenant-doctors';
 import { useUpdateMember } from '../api/update-member';
 import { ALL_CENTERS, centerOptions, roleOptions, toCenterId } from './member-options';
 
