@@ -8,7 +8,8 @@ describe('PAGE_ACCESS', () => {
     expect(Object.keys(PAGE_ACCESS).filter(isPublicPage)).toEqual(['/login']);
     expect(isPublicPage('/nowhere')).toBe(false);
     expect(isPublicPage('/home')).toBe(false);
-    expect(pagePermissions('/home')).toBeUndefined();
+    expect(pagePermissions('/person/project')).toBeUndefined();
+    expect(pagePermissions('/home')).toEqual([P.home]);
     expect(pagePermissions('/patient/add')).toEqual([P.patientAdd]);
   });
 
@@ -30,7 +31,7 @@ describe('PAGE_ACCESS', () => {
   it('should refuse a menu link to no page and a code its page does not accept', () => {
     expect(() => menuPermission('/nowhere')).toThrow(/not a page/);
     expect(() => menuPermission('/patient/list', P.patientAdd)).toThrow(/not one of the page's codes/);
-    expect(() => menuPermission('/home', P.home)).toThrow(/needs no permission/);
+    expect(() => menuPermission('/person/project', P.projectList)).toThrow(/needs no permission/);
     expect(menuPermission('/manage/permissions?tab=audit', P.auditView)).toBe(P.auditView);
     expect(menuPermission('/person/project')).toBeNull();
   });

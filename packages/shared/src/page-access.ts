@@ -38,8 +38,8 @@ export const PAGE_ACCESS = {
   '/manage/random': [P.randomConfig],
   '/manage/random/view': [P.randomConfig],
 
-  // A project's first page (进入项目 opens it): any signed-in user; what it shows is gated inside.
-  '/home': 'signed-in',
+  // A project's first page (进入项目 opens it): every project role holds home.view; without a project, the 403.
+  '/home': [P.home],
   '/patient/list': [P.patientList],
   '/patient/add': [P.patientAdd],
   '/patient/edit': [P.patientList],

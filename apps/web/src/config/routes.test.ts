@@ -111,9 +111,9 @@ describe('page access', () => {
     }
   });
 
-  it('should let only /login open without a sign-in and ask a signed-in user for /home and /person/project', () => {
+  it('should let only /login open without a sign-in, /person/project to any signed-in user, /home to home.view', () => {
     expect(ROUTES.filter((r) => r.access === 'public').map((r) => r.path)).toEqual(['/login']);
-    expect(ROUTES.find((r) => r.path === '/home')?.access).toBe('signed-in');
+    expect(ROUTES.find((r) => r.path === '/home')?.permissions).toEqual(['home.view']);
     expect(ROUTES.find((r) => r.path === '/person/project')?.access).toBe('signed-in');
   });
 });
