@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import local from './eslint-rules/index.js';
 
 export default tseslint.config(
   {
@@ -27,7 +28,13 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
-    plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    plugins: { 'react-hooks': reactHooks, local },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // A feature never imports another feature (src/api, src/components, src/lib hold what they share).
+      'local/no-cross-feature': 'error',
+      // antd from 'antd', not from its build folders.
+      'local/no-deep-antd-import': 'error',
+    },
   },
 );

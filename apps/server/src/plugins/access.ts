@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PASSWORD_SETUP_REQUIRED } from '@registry/shared/access';
 import { ACCESS_TOKEN_QUERY, API_BASE, APP_CODE } from '@registry/shared/constants';
+import { hasAnyPermission } from '@registry/shared/permissions';
 import { AppError, ERROR_MESSAGES } from '../lib/errors';
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
@@ -52,7 +53,7 @@ export function registerAccess(app: FastifyInstance, deps: { sessions: SessionSe
     if (auth.initPwd && config.initialPassword !== true) {
       throw new AppError(PASSWORD_SETUP_REQUIRED.status, PASSWORD_SETUP_REQUIRED.message);
     }
-    if (typeof config.permission === 'string' && !auth.permissions.includes(config.permission)) {
+    if (typeof config.permission === 'string' && !hasAnyPermission(auth.permissions, [config.permission])) {
       throw new AppError(403, ERROR_MESSAGES.forbidden);
     }
     request.auth = auth;

@@ -4,7 +4,7 @@ import { LazyResult } from '../components/lazy-result/lazy-result';
 import { useNavigate, useSearchParams } from 'react-router';
 import { MENU_GROUPS } from '@registry/shared/constants';
 import { useMenu } from '../features/menu/api/get-menu';
-import { hasAnyPermission } from '../lib/permission';
+import { hasAnyPermission } from '@registry/shared/permissions';
 import { useEnsureCurrentProject } from '../lib/project-scope';
 import { useMenuStore } from '../lib/stores/menu-store';
 import { useProjectStore } from '../lib/stores/project-store';

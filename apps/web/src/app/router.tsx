@@ -29,10 +29,8 @@ const PAGES: Readonly<Record<string, LazyPage>> = {
     import('../features/database/components/designer-page').then((m) => m.FollowupDatabasePage),
   '/manage/database/followup/sub': () =>
     import('../features/database/components/designer-page').then((m) => m.FollowupDatabasePage),
-  '/manage/database/config': () =>
-    import('../features/database/components/config-page').then((m) => m.DatabaseConfigPage),
-  '/manage/database/config/sub': () =>
-    import('../features/database/components/config-page').then((m) => m.DatabaseConfigPage),
+  '/manage/database/config': () => import('./pages/database-config').then((m) => m.DatabaseConfigRoute),
+  '/manage/database/config/sub': () => import('./pages/database-config').then((m) => m.DatabaseConfigRoute),
   '/manage/followup': () =>
     import('../features/followup-plan/components/plan-list-page').then((m) => m.FollowupPlanListPage),
   '/manage/followup/config': () =>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PAGE_ACCESS } from '@registry/shared/page-access';
 import { NOT_FOUND_PATH, REDIRECTS, ROUTES } from './routes';
 
 /** Every route of the seed's table (§2), with the layout the notes place it under. */
@@ -98,5 +99,21 @@ describe('route table', () => {
         permissions: ['followup.config'],
       });
     }
+  });
+});
+
+describe('page access', () => {
+  it('should take every route access from PAGE_ACCESS, and have a route for every row of it', () => {
+    expect(ROUTES.map((r) => r.path).sort()).toEqual(Object.keys(PAGE_ACCESS).sort());
+    for (const route of ROUTES) {
+      expect(route.access).toBe(PAGE_ACCESS[route.path]);
+      expect(route.permissions).toBe(typeof route.access === 'string' ? undefined : route.access);
+    }
+  });
+
+  it('should let only /login open without a sign-in, /person/project to any signed-in user, /home to home.view', () => {
+    expect(ROUTES.filter((r) => r.access === 'public').map((r) => r.path)).toEqual(['/login']);
+    expect(ROUTES.find((r) => r.path === '/home')?.permissions).toEqual(['home.view']);
+    expect(ROUTES.find((r) => r.path === '/person/project')?.access).toBe('signed-in');
   });
 });

@@ -1,13 +1,8 @@
 import type { ReactNode } from 'react';
-import { PERMISSIONS } from '@registry/shared/permissions';
+import { hasAnyPermission, PERMISSIONS } from '@registry/shared/permissions';
 import { useMenuStore } from './stores/menu-store';
 
 export type PermissionProps = { codes: readonly string[]; children: ReactNode };
-
-/** True when the user holds at least one of `codes`. */
-export function hasAnyPermission(held: readonly string[], codes: readonly string[]): boolean {
-  return codes.some((code) => held.includes(code));
-}
 
 /**
  * The placeholder of a patient keyword box: the server matches hospital numbers and names only for a user holding

@@ -3,8 +3,8 @@ import { Button, Spin } from 'antd';
 import { LazyResult } from '../components/lazy-result/lazy-result';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import type { CurrentProject } from '@registry/shared/contracts/project';
-import { request } from './request';
+import { changeProject, getCurrentProject } from '../api/projects';
+import { projectKeys } from '../api/projects';
 import { useProjectStore } from './stores/project-store';
 
 /**
@@ -18,15 +18,15 @@ import { useProjectStore } from './stores/project-store';
  */
 export function useEnsureCurrentProject(projectId: string | null | undefined, enabled = true) {
   return useQuery({
-    queryKey: ['web-project', 'ensure-current', projectId],
+    queryKey: projectKeys.ensureCurrent(projectId),
     enabled: Boolean(projectId) && enabled,
     staleTime: Infinity,
     retry: false,
     queryFn: async () => {
       // Entering a project is audited: only when the session's current project is another one (or none).
-      const current = await request<CurrentProject>({ method: 'get', url: '/web-project/current' }).catch(() => null);
+      const current = await getCurrentProject().catch(() => null);
       if (current?.id === projectId) return current;
-      return request<CurrentProject>({ method: 'get', url: '/web-project/change', params: { projectId } });
+      return changeProject(projectId as string);
     },
   });
 }

@@ -19,7 +19,7 @@ import type {
 } from '@registry/shared/contracts/form-record';
 import type { FormDefinition } from '@registry/shared/forms/definition';
 import { evaluateForm, isBlankValue, validateRecord, type EvaluateContext } from '@registry/shared/forms/record';
-import { PERMISSIONS } from '@registry/shared/permissions';
+import { hasAnyPermission, PERMISSIONS } from '@registry/shared/permissions';
 import type { Db, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
@@ -139,7 +139,7 @@ export function createFormRecordService(deps: {
   const hasPii = (scope: ProjectScope) => scope.permissions.includes(PERMISSIONS.patientPii);
 
   function requirePermission(scope: ProjectScope, code: string) {
-    if (!scope.permissions.includes(code)) throw new AppError(403, ERROR_MESSAGES.forbidden);
+    if (!hasAnyPermission(scope.permissions, [code])) throw new AppError(403, ERROR_MESSAGES.forbidden);
   }
 
   async function patientContext(

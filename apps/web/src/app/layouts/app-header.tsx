@@ -4,7 +4,7 @@ import { Layout, Tag, Typography } from 'antd';
 import { SYS_TENANT_CODE } from '@registry/shared/constants';
 import type { UserInfo } from '@registry/shared/contracts/user';
 import { formatTime } from '../../lib/format-time';
-import { useUserInfo } from '../../features/account/api/get-user-info';
+import { useUserInfo } from '../../api/user-info';
 import { NotificationBell } from '../../features/notification/components/notification-bell';
 import { listProjects } from '../../features/project/api/list-projects';
 import { useAppStore } from '../../lib/stores/app-store';

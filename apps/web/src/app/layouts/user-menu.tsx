@@ -4,7 +4,7 @@ import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { LAYOUT, MESSAGES, SYS_TENANT_CODE } from '@registry/shared/constants';
-import { useUserInfo } from '../../features/account/api/get-user-info';
+import { useUserInfo } from '../../api/user-info';
 import { logout } from '../../features/account/api/logout';
 import { changeTenant } from '../../features/account/api/change-tenant';
 import { clearToken, getToken, withAccessToken } from '../../lib/token';

@@ -6,7 +6,7 @@ import { isImageFileName } from '@registry/shared/image';
 import type { UploadResult } from '@registry/shared/contracts/file';
 import type { AnyField } from '@registry/shared/forms/definition';
 import { toast } from '../../lib/toast';
-import { attachmentPreviewUrl, uploadAttachment } from './upload-attachment';
+import { filePreviewUrl, uploadFile } from '../../api/files';
 
 /** A file field's stored value: one entry per uploaded file. */
 export type StoredFile = { fileId: string; name: string };
@@ -50,7 +50,7 @@ export function FileField({ field, id, ariaLabel, value, onChange, disabled }: F
 
   const fileList: UploadFile<UploadResult>[] = [
     ...stored.map((f): UploadFile<UploadResult> => {
-      const url = attachmentPreviewUrl(f.fileId);
+      const url = filePreviewUrl(f.fileId);
       return {
         uid: f.fileId,
         name: f.name,
@@ -84,7 +84,7 @@ export function FileField({ field, id, ariaLabel, value, onChange, disabled }: F
         return true;
       }}
       customRequest={({ file, onProgress, onSuccess, onError }) => {
-        uploadAttachment(file as File, (percent) => onProgress?.({ percent }))
+        uploadFile(file as File, 'attachment', (percent) => onProgress?.({ percent }))
           .then((result) => onSuccess?.(result))
           .catch((error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error))));
       }}

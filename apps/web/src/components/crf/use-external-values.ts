@@ -3,7 +3,8 @@ import { useQueries } from '@tanstack/react-query';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { parseLogic } from '@registry/shared/forms/logic';
 import { findFormOfField } from '@registry/shared/forms/walk';
-import { formRecordDetailKey, getFormRecord } from './record-detail';
+import { getFormRecord } from '../../api/form-records';
+import { formRecordKeys } from '../../api/form-records';
 
 const NO_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -56,7 +57,7 @@ export function useExternalValues(
     queries: formKeys.map((formKey) => {
       const query = { patientId, formKey, instance: 1 };
       return {
-        queryKey: formRecordDetailKey(query),
+        queryKey: formRecordKeys.detail(query),
         queryFn: () => getFormRecord(query),
         staleTime: 0,
         gcTime: 60_000,

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { Cascader } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { AreaVO } from '@registry/shared/contracts/dictionary';
-import { areaKeys, pageAreas } from './page-areas';
+import { pageAreas } from '../../api/dictionaries';
+import { areaKeys } from '../../api/dictionaries';
 
 type AreaNode = { value: string; label: string; isLeaf: boolean; loading?: boolean; children?: AreaNode[] };
 

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Select, Spin } from 'antd';
 import type { DictOptionVO } from '@registry/shared/contracts/dictionary';
 import { useDebounced } from './use-debounced';
-import { useDictOptionPage } from './page-dict-options';
+import { useDictOptionPage } from '../../api/dict-options';
 
 /** How long typing must pause before the search is sent. */
 export const DICT_SEARCH_DEBOUNCE_MS = 300;

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 // The hook alone, as antd's `App` imports it: `message` from the package index brings the static methods with it.
+// eslint-disable-next-line local/no-deep-antd-import -- quality P7: the hook without the static message API
 import useMessage from 'antd/es/message/useMessage';
 import { TOAST_CONFIG } from '../../lib/toast';
 import { deferredModal } from './deferred-modal';

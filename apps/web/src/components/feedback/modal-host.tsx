@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+// eslint-disable-next-line local/no-deep-antd-import -- quality P7: the hook without the static Modal API
 import useModal from 'antd/es/modal/useModal';
 import type { FeedbackModal } from './feedback-context';
 

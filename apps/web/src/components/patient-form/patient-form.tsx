@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Button, Col, Form, Input, Row, Select, Space, Typography } from 'antd';
+import type { FormRule as Rule } from 'antd';
 import { LazyDatePicker } from '../lazy-date-picker/lazy-date-picker';
-import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { z } from 'zod';
 import {
@@ -20,7 +20,7 @@ import {
 import { applyServerIssues } from '../../lib/form-errors';
 import { ApiError } from '../../lib/request';
 import { afterToday } from '../../lib/today';
-import { useCenters } from './list-centers';
+import { useCenters } from '../../api/centers';
 
 /** The values of the demographics form (dates as dayjs while edited). */
 export type PatientFormValues = {
@@ -52,6 +52,7 @@ export const STALE_MESSAGE = '患者信息已被他人修改，请刷新后重�
 
 const DATE = 'YYYY-MM-DD';
 /** Shown only after a save met someone else's change (409): antd's Alert loads then, not with the page (P7). */
+// eslint-disable-next-line local/no-deep-antd-import -- quality P7: a chunk of Alert alone, not antd's index
 const StaleAlert = lazy(() => import('antd/es/alert'));
 const shape = patientCreateRequest.shape;
 

@@ -17,7 +17,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MigrationItemVO, MigrationSelection } from '@registry/shared/contracts/record-migration';
 import { MIGRATION_PREVIEW_ITEMS } from '@registry/shared/contracts/record-migration-codes';
 import { RECORD_STATUS_LABELS, type RecordStatus } from '@registry/shared/contracts/form-record-codes';
-import { applyMigration, migrationKeys, previewMigration } from './migration-api';
+import { applyMigration, previewMigration } from '../../api/form-records';
+import { formRecordKeys } from '../../api/form-records';
 
 type Props = {
   /** One record (`patientId`, `formKey`, `instance`), a patient's records, or (empty) the whole project. */
@@ -57,7 +58,7 @@ function Losses({ item }: { item: MigrationItemVO }) {
 export function RecordMigrationDialog({ selection, title, onClose, onDone }: Props) {
   const queryClient = useQueryClient();
   const preview = useQuery({
-    queryKey: migrationKeys.preview(selection),
+    queryKey: formRecordKeys.migrationPreview(selection),
     queryFn: () => previewMigration(selection),
     gcTime: 0,
   });

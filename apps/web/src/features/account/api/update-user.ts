@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateUserRequest } from '@registry/shared/contracts/user';
 import { request } from '../../../lib/request';
-import { USER_INFO_KEY } from './get-user-info';
+import { userKeys } from '../../../api/user-info';
 
 export function updateUser(body: UpdateUserRequest): Promise<unknown> {
   return request<unknown>({ method: 'put', url: '/sys-user', data: body });
@@ -12,6 +12,6 @@ export function useUpdateUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateUser,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: USER_INFO_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.info }),
   });
 }

@@ -5,7 +5,7 @@ import { LAYOUT, IMAGE_EXTENSIONS } from '@registry/shared/constants';
 import { isImageFileName } from '@registry/shared/image';
 import type { UploadResult } from '@registry/shared/contracts/file';
 import { toast } from '../../../lib/toast';
-import { uploadAvatar } from '../api/upload-avatar';
+import { uploadFile } from '../../../api/files';
 import { useUpdateUser } from '../api/update-user';
 
 export const AVATAR_TYPE_ERROR = `仅支持 ${IMAGE_EXTENSIONS.join('、')} 格式的图片`;
@@ -70,7 +70,7 @@ export function AvatarDialog({ open, userId, onClose }: AvatarDialogProps) {
           return true;
         }}
         customRequest={({ file, onProgress, onSuccess, onError }) => {
-          uploadAvatar(file as File, (percent) => onProgress?.({ percent }))
+          uploadFile(file as File, 'avatar', (percent) => onProgress?.({ percent }))
             .then((result) => onSuccess?.(result))
             .catch((error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error))));
         }}

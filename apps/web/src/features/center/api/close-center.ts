@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CenterIdRequest } from '@registry/shared/contracts/center';
 import { request } from '../../../lib/request';
+import { centerKeys } from '../../../api/centers';
 
 /** `POST project-center/close`: the center takes no new patients or members. */
 export function closeCenter(body: CenterIdRequest): Promise<unknown> {
@@ -11,6 +12,6 @@ export function useCloseCenter() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: closeCenter,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['project-center'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: centerKeys.all }),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CenterCreateRequest } from '@registry/shared/contracts/center';
 import { request } from '../../../lib/request';
+import { centerKeys } from '../../../api/centers';
 
 /** `POST project-center`: a new center of the current project. */
 export function createCenter(body: CenterCreateRequest): Promise<unknown> {
@@ -11,6 +12,6 @@ export function useCreateCenter() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createCenter,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['project-center'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: centerKeys.all }),
   });
 }

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { MemberVO } from '@registry/shared/contracts/member';
 import type { Page } from '../../../lib/page';
-import { request } from '../../../lib/request';
+import { pageMembers } from '../../../api/members';
 
 /** `POST project-member/page {size: 200}`: the project's members, from whom a center's lead is chosen. */
 export function listLeadCandidates(): Promise<Page<MemberVO>> {
-  return request<Page<MemberVO>>({ method: 'post', url: '/project-member/page', data: { current: 1, size: 200 } });
+  return pageMembers({ current: 1, size: 200 });
 }
 
 export function useLeadCandidates(enabled = true) {

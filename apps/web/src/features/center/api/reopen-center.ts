@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CenterIdRequest } from '@registry/shared/contracts/center';
 import { request } from '../../../lib/request';
+import { centerKeys } from '../../../api/centers';
 
 /** `POST project-center/reopen`. */
 export function reopenCenter(body: CenterIdRequest): Promise<unknown> {
@@ -11,6 +12,6 @@ export function useReopenCenter() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: reopenCenter,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['project-center'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: centerKeys.all }),
   });
 }

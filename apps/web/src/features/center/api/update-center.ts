@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CenterUpdateRequest } from '@registry/shared/contracts/center';
 import { request } from '../../../lib/request';
+import { centerKeys } from '../../../api/centers';
 
 /** `PUT project-center`: code, name, organisation, lead. */
 export function updateCenter(body: CenterUpdateRequest): Promise<unknown> {
@@ -11,6 +12,6 @@ export function useUpdateCenter() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateCenter,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['project-center'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: centerKeys.all }),
   });
 }

@@ -8,7 +8,7 @@ import { ProjectScope } from '../../../lib/project-scope';
 import { useProjectStore } from '../../../lib/stores/project-store';
 import { withSuccessToast } from '../../../lib/toast';
 import { useCloseCenter } from '../api/close-center';
-import { useCenters } from '../api/list-centers';
+import { useCenters } from '../../../api/centers';
 import { useReopenCenter } from '../api/reopen-center';
 import { CenterFormDialog } from './center-form-dialog';
 import { listEmptyText } from '../../../components/list-empty/list-empty';

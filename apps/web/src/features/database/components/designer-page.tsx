@@ -24,7 +24,7 @@ import { toast } from '../../../lib/toast';
 import { discardDraft } from '../api/discard-draft';
 import { exportDefinition } from '../api/export-definition';
 import { useVersion } from '../api/get-version';
-import { useDicts } from '../api/list-dicts';
+import { useDicts } from '../../../api/dictionaries';
 import { findForm, type FieldRef } from '../hooks/definition-ops';
 import { DesignerContext, publishedIndex, type DesignerContextValue } from '../hooks/designer-context';
 import { useDesignerStore, useIsDirty } from '../hooks/use-designer-store';

@@ -14,7 +14,7 @@ import {
   type PatientBinding,
 } from '@registry/shared/forms/binding';
 import { useFeedback } from '../../../components/feedback/feedback-context';
-import { useDicts } from '../api/list-dicts';
+import { useDicts } from '../../../api/dictionaries';
 import { collectKeys, findField, findForm, listFieldChoices, ops, type FieldRef } from '../hooks/definition-ops';
 import { useDesignerContext } from '../hooks/designer-context';
 import { sameRef, useDesignerStore } from '../hooks/use-designer-store';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { useProjectStore } from '../../../lib/stores/project-store';
-import { changeProject } from '../api/change-project';
+import { changeProject } from '../../../api/projects';
 
 /**
  * The header's 配置表单 opens `/manage/database?projectId=…&projectName=…` in a new window. When that project is not

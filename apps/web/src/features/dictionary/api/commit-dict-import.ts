@@ -2,9 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { UPLOAD_FIELD } from '@registry/shared/contracts/file-codes';
 import type { DictImportReport } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { dictOptionKeys } from '../../../components/dict-select/page-dict-options';
+import { dictKeys } from '../../../api/dictionaries';
+import { dictOptionKeys } from '../../../api/dict-options';
 import { dictImportUrl, type DictImportInput } from './dry-run-dict-import';
-import { dictKeys } from './list-dicts';
 
 /** `POST sys-field-dict/import/commit` (multipart `file`): every change in one transaction, or nothing (400 with the rows). */
 export function commitDictImport(input: DictImportInput): Promise<DictImportReport> {

@@ -2,8 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { DictOptionVO, dictOptionCreateRequest } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { dictOptionKeys } from '../../../components/dict-select/page-dict-options';
-import { dictKeys } from './list-dicts';
+import { dictKeys } from '../../../api/dictionaries';
+import { dictOptionKeys } from '../../../api/dict-options';
 
 export type DictOptionCreateRequest = z.input<typeof dictOptionCreateRequest>;
 

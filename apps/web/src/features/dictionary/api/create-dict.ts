@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { DictVO, dictCreateRequest } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { dictKeys } from './list-dicts';
+import { dictKeys } from '../../../api/dictionaries';
 
 export type DictCreateRequest = z.input<typeof dictCreateRequest>;
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/request';
-import { dictOptionKeys } from '../../../components/dict-select/page-dict-options';
-import { dictKeys } from './list-dicts';
+import { dictKeys } from '../../../api/dictionaries';
+import { dictOptionKeys } from '../../../api/dict-options';
 
 /** `DELETE sys-field-dict-option?id=`: removes an option of an own list. */
 export function deleteDictOption(id: string): Promise<unknown> {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/request';
-import { dictOptionKeys } from '../../../components/dict-select/page-dict-options';
-import { dictKeys } from './list-dicts';
+import { dictKeys } from '../../../api/dictionaries';
+import { dictOptionKeys } from '../../../api/dict-options';
 
 /** `DELETE sys-field-dict?id=`: an own list no form uses (else 409 字典正在被表单使用). */
 export function deleteDict(id: string): Promise<unknown> {

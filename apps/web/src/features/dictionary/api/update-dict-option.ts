@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { DictOptionVO, dictOptionUpdateRequest } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { dictOptionKeys } from '../../../components/dict-select/page-dict-options';
+import { dictOptionKeys } from '../../../api/dict-options';
 
 export type DictOptionUpdateRequest = z.input<typeof dictOptionUpdateRequest>;
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { DictVO, dictUpdateRequest } from '@registry/shared/contracts/dictionary';
 import { request } from '../../../lib/request';
-import { dictKeys } from './list-dicts';
+import { dictKeys } from '../../../api/dictionaries';
 
 export type DictUpdateRequest = z.input<typeof dictUpdateRequest>;
 

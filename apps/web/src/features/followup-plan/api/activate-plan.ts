@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PlanApplyResponse } from '@registry/shared/contracts/followup';
 import { request } from '../../../lib/request';
-import { followupKeys } from './keys';
+import { planKeys } from './keys';
 
 /** `POST followup/plan/activate`: the plan starts following patients; answers what the rule run did. */
 export function activatePlan(id: string): Promise<PlanApplyResponse> {
@@ -12,6 +12,6 @@ export function useActivatePlan() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: activatePlan,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: followupKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
   });
 }

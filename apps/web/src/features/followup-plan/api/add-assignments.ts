@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PlanApplyResponse } from '@registry/shared/contracts/followup';
 import { request } from '../../../lib/request';
-import { followupKeys } from './keys';
+import { planKeys } from './keys';
 
 export type AddAssignmentsResult = PlanApplyResponse & { skipped: number };
 
@@ -14,6 +14,6 @@ export function useAddAssignments() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: addAssignments,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: followupKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
   });
 }

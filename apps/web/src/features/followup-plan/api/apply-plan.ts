@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PlanApplyResponse } from '@registry/shared/contracts/followup';
 import { request } from '../../../lib/request';
-import { followupKeys } from './keys';
+import { planKeys } from './keys';
 
 /** `POST followup/plan/apply`: runs the assignment rule of an active plan again. */
 export function applyPlan(id: string): Promise<PlanApplyResponse> {
@@ -12,6 +12,6 @@ export function useApplyPlan() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: applyPlan,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: followupKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
   });
 }

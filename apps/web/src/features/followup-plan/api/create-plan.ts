@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PlanInput, PlanVO } from '@registry/shared/contracts/followup';
 import { request } from '../../../lib/request';
-import { followupKeys } from './keys';
+import { planKeys } from './keys';
 
 /** `POST followup/plan`: a new draft plan. */
 export function createPlan(body: PlanInput): Promise<PlanVO> {
@@ -12,6 +12,6 @@ export function useCreatePlan() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createPlan,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: followupKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
   });
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { PlanVO } from '@registry/shared/contracts/followup';
 import { request } from '../../../lib/request';
-import { followupKeys } from './keys';
+import { planKeys } from './keys';
 
 /** `GET followup/plan/detail?id=`: one plan with its visits. */
 export function getPlan(id: string): Promise<PlanVO> {
@@ -14,7 +14,7 @@ export function getPlan(id: string): Promise<PlanVO> {
  */
 export function usePlan(id: string | null) {
   return useQuery({
-    queryKey: followupKeys.plan(id ?? ''),
+    queryKey: planKeys.plan(id ?? ''),
     queryFn: () => getPlan(id ?? ''),
     enabled: Boolean(id),
     staleTime: Infinity,

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AssignmentVO } from '@registry/shared/contracts/followup';
 import type { Page } from '../../../lib/page';
 import { request } from '../../../lib/request';
-import { followupKeys } from './keys';
+import { planKeys } from './keys';
 
 export type AssignmentPageParams = { planId: string; keyword?: string; current: number; size: number };
 
@@ -13,7 +13,7 @@ export function pageAssignments(body: AssignmentPageParams): Promise<Page<Assign
 
 export function useAssignments(params: AssignmentPageParams, enabled: boolean) {
   return useQuery({
-    queryKey: [...followupKeys.assignments(params.planId), params.keyword ?? '', params.current, params.size],
+    queryKey: [...planKeys.assignments(params.planId), params.keyword ?? '', params.current, params.size],
     queryFn: () => pageAssignments(params),
     enabled,
     placeholderData: keepPreviousData,

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/request';
-import { followupKeys } from './keys';
+import { planKeys } from './keys';
 
 /** `POST followup/assignment/remove`: the patients stop following the plan; open tasks are cancelled with the reason. */
 export function removeAssignments(body: {
@@ -15,6 +15,6 @@ export function useRemoveAssignments() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: removeAssignments,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: followupKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/request';
-import { followupKeys } from './keys';
+import { planKeys } from './keys';
 
 export type StopPlanBody = { id: string; cancelOpenTasks: boolean };
 
@@ -13,6 +13,6 @@ export function useStopPlan() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: stopPlan,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: followupKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
   });
 }

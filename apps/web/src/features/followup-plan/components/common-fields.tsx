@@ -1,5 +1,5 @@
 import { Form, Input, InputNumber, Select } from 'antd';
-import { useDoctors } from '../api/list-doctors';
+import { useTenantDoctors } from '../../../api/tenant-doctors';
 
 /** Name and description of a plan. */
 export function NameFields() {
@@ -24,7 +24,7 @@ export function NameFields() {
 
 /** Reminder days and the default owner of new tasks. */
 export function ReminderFields() {
-  const doctors = useDoctors();
+  const doctors = useTenantDoctors();
   return (
     <>
       <Form.Item

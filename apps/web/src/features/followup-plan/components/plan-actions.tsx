@@ -1,9 +1,8 @@
 import { Button, Popconfirm, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import type { PlanVO } from '@registry/shared/contracts/followup';
-import { PERMISSIONS } from '@registry/shared/permissions';
+import { PERMISSIONS, hasAnyPermission } from '@registry/shared/permissions';
 import { useFeedback } from '../../../components/feedback/feedback-context';
-import { hasAnyPermission } from '../../../lib/permission';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { withSuccessToast } from '../../../lib/toast';
 import { useActivatePlan } from '../api/activate-plan';

@@ -9,7 +9,7 @@ import { formatTime } from '../../../lib/format-time';
 import { Permission } from '../../../lib/permission';
 import { ProjectScope } from '../../../lib/project-scope';
 import { useProjectStore } from '../../../lib/stores/project-store';
-import { usePlans } from '../api/list-plans';
+import { usePlans } from '../../../api/followup-plans';
 import { PlanActions } from './plan-actions';
 import { EDITOR_PATH } from './paths';
 import { PlanPatientsDrawer } from './plan-patients-drawer';

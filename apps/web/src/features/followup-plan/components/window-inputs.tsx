@@ -1,5 +1,7 @@
 import { Form, InputNumber, Space } from 'antd';
-import type { NamePath } from 'antd/es/form/interface';
+import type { FormItemProps } from 'antd';
+
+type NamePath = NonNullable<FormItemProps['name']>;
 
 const windowRule = [{ required: true, message: '请输入窗口期' }];
 

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { PublishedResponse } from '@registry/shared/contracts/form-definition';
 import type { FieldDefinition, FormDefinition } from '@registry/shared/forms/definition';
 import { LAYOUT_FIELD_TYPES, YES_NO_OPTIONS } from '@registry/shared/forms/field-types';
-import { usePublished } from '../api/get-published';
+import { usePublished } from '../../../api/form-definitions';
 
 export type FormInfo = Pick<FormDefinition, 'key' | 'title' | 'fields'> & { followUp: boolean; repeating: boolean };
 

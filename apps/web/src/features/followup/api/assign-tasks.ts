@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { taskAssignRequest } from '@registry/shared/contracts/followup';
 import type { z } from 'zod';
 import { request } from '../../../lib/request';
-import { followupKeys } from './keys';
+import { taskKeys } from './keys';
 
 export type TaskAssignRequest = z.input<typeof taskAssignRequest>;
 
@@ -15,6 +15,6 @@ export function useAssignTasks() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: assignTasks,
-    onSuccess: () => client.invalidateQueries({ queryKey: followupKeys.tasks }),
+    onSuccess: () => client.invalidateQueries({ queryKey: taskKeys.tasks }),
   });
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { TaskCounts, TaskFilter } from '@registry/shared/contracts/followup';
 import { request } from '../../../lib/request';
-import { followupKeys } from './keys';
+import { taskKeys } from './keys';
 
 /** `POST followup/task/counts`: tasks per state under the worklist's filters (the tabs' counts). */
 export function countTasks(body: TaskFilter): Promise<TaskCounts> {
@@ -10,7 +10,7 @@ export function countTasks(body: TaskFilter): Promise<TaskCounts> {
 
 export function useTaskCounts(body: TaskFilter) {
   return useQuery({
-    queryKey: followupKeys.counts(body),
+    queryKey: taskKeys.counts(body),
     queryFn: () => countTasks(body),
     placeholderData: keepPreviousData,
   });

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TaskDetailVO } from '@registry/shared/contracts/followup';
 import { request } from '../../../lib/request';
-import { followupKeys } from './keys';
+import { taskKeys } from './keys';
 
 /** `GET followup/task/detail?id=`: the task, its patient, visit, contacts, forms and the patient's other tasks. */
 export function getTask(id: string): Promise<TaskDetailVO> {
@@ -10,7 +10,7 @@ export function getTask(id: string): Promise<TaskDetailVO> {
 
 export function useTask(id: string | null) {
   return useQuery({
-    queryKey: followupKeys.detail(id ?? ''),
+    queryKey: taskKeys.detail(id ?? ''),
     queryFn: () => getTask(id as string),
     enabled: Boolean(id),
     retry: false,

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { TaskListItem, TaskPageRequest } from '@registry/shared/contracts/followup';
 import { request } from '../../../lib/request';
 import type { Page } from '../../../lib/page';
-import { followupKeys } from './keys';
+import { taskKeys } from './keys';
 
 /** `POST followup/task/page`: a page of the worklist (one state, filtered), paged on the server. */
 export function pageTasks(body: TaskPageRequest): Promise<Page<TaskListItem>> {
@@ -11,7 +11,7 @@ export function pageTasks(body: TaskPageRequest): Promise<Page<TaskListItem>> {
 
 export function useTaskPage(body: TaskPageRequest) {
   return useQuery({
-    queryKey: followupKeys.page(body),
+    queryKey: taskKeys.page(body),
     queryFn: () => pageTasks(body),
     // The rows stay while the next page or tab loads: the table does not jump.
     placeholderData: keepPreviousData,

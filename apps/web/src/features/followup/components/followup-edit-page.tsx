@@ -6,14 +6,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isMaskedValue } from '@registry/shared/phi-mask';
 import type { TaskDetailVO } from '@registry/shared/contracts/followup';
-import { PERMISSIONS } from '@registry/shared/permissions';
-import { hasAnyPermission } from '../../../lib/permission';
+import { PERMISSIONS, hasAnyPermission } from '@registry/shared/permissions';
 import { ProjectScope } from '../../../lib/project-scope';
 import { ApiError } from '../../../lib/request';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useLeaveGuard, type LeaveTest } from '../../../lib/use-leave-guard';
 import { useTask } from '../api/get-task';
-import { followupKeys } from '../api/keys';
+import { taskKeys } from '../api/keys';
 import { today as todayOf } from '../hooks/worklist-query';
 import { ContactForm } from './contact-form';
 import { ContactTimeline } from './contact-timeline';
@@ -133,7 +132,7 @@ function TaskPage() {
     );
   }
   // The worklist, its counts and this task change together.
-  const reload = () => client.invalidateQueries({ queryKey: followupKeys.tasks });
+  const reload = () => client.invalidateQueries({ queryKey: taskKeys.tasks });
   // Another task of the patient opens fresh (its forms and dialogs do not carry over).
   return <TaskRecord key={id} detail={task.data} reload={reload} />;
 }

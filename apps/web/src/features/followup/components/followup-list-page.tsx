@@ -1,21 +1,20 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Badge, Button, Card, Empty, Space, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
-import type { TablePaginationConfig } from 'antd/es/table';
+import type { TablePaginationConfig } from 'antd';
 import { DownloadOutlined, ReloadOutlined, UserSwitchOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { TaskCounts, TaskListItem } from '@registry/shared/contracts/followup';
-import { PERMISSIONS } from '@registry/shared/permissions';
+import { PERMISSIONS, hasAnyPermission } from '@registry/shared/permissions';
 import { TASK_STATE_LABELS } from '@registry/shared/followup/schedule';
-import { useCenters } from '../../../components/patient-form/list-centers';
-import { hasAnyPermission } from '../../../lib/permission';
+import { useCenters } from '../../../api/centers';
 import { ProjectScope } from '../../../lib/project-scope';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useProjectStore } from '../../../lib/stores/project-store';
 import { useTaskCounts } from '../api/count-tasks';
 import { listEmptyText } from '../../../components/list-empty/list-empty';
 import { exportTasks } from '../api/export-tasks';
-import { useDoctors } from '../api/list-doctors';
-import { usePlans } from '../api/list-plans';
+import { useTenantDoctors } from '../../../api/tenant-doctors';
+import { usePlans } from '../../../api/followup-plans';
 import { useTaskPage } from '../api/page-tasks';
 import { useWorklistKeyword } from '../hooks/use-keyword';
 import {
@@ -73,7 +72,7 @@ function Worklist() {
   const canEdit = hasAnyPermission(held, [PERMISSIONS.followupEdit]);
   const today = todayOf();
 
-  const doctors = useDoctors();
+  const doctors = useTenantDoctors();
   const centers = useCenters();
   const plans = usePlans();
   const filter = useMemo(() => toTaskFilter(url, keyword), [url, keyword]);

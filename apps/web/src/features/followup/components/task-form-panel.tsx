@@ -16,7 +16,7 @@ import { useRecordSave, type SaveState } from '../../../components/crf/use-recor
 import { useSaveShortcut } from '../../../components/crf/use-save-shortcut';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { toast } from '../../../lib/toast';
-import { followupKeys } from '../api/keys';
+import { taskKeys } from '../api/keys';
 import { saveTaskForm } from '../api/save-task-form';
 
 /** Asked once per save of a submitted form; loads when first asked (quality P7). */
@@ -254,7 +254,7 @@ export function TaskFormPanel({
   /** After a 409: the server's record as it is now; edits not saved are dropped (the alert said so). */
   const reloadRecord = async () => {
     await reload();
-    const detail = client.getQueryData<TaskDetailVO>(followupKeys.detail(taskId));
+    const detail = client.getQueryData<TaskDetailVO>(taskKeys.detail(taskId));
     const fresh = detail?.forms.find((f) => f.formKey === entry.formKey)?.record ?? null;
     live.current = { record: fresh, data: fresh?.data ?? {}, baseline: fresh?.data ?? {} };
     reset();

@@ -1,7 +1,7 @@
 import { Alert, Empty, Spin } from 'antd';
 import type { TaskDetailVO } from '@registry/shared/contracts/followup';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
-import { usePublishedVersion } from '../api/get-published-version';
+import { usePublishedVersion } from '../../../api/form-definitions';
 import { TaskFormPanel } from './task-form-panel';
 
 function formOf(definition: Definition, key: string): FormDefinition | undefined {

@@ -1,5 +1,5 @@
 import { Space, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { TableColumnsType as ColumnsType } from 'antd';
 import { Link } from 'react-router';
 import type { TaskListItem } from '@registry/shared/contracts/followup';
 import {

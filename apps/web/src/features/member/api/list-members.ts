@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { MemberPageRequest, MemberVO } from '@registry/shared/contracts/member';
 import type { Page } from '../../../lib/page';
-import { request } from '../../../lib/request';
+import { pageMembers } from '../../../api/members';
 
 /** `POST project-member/page`: the current project's members. */
 export function listMembers(body: MemberPageRequest): Promise<Page<MemberVO>> {
-  return request<Page<MemberVO>>({ method: 'post', url: '/project-member/page', data: body });
+  return pageMembers(body);
 }
 
 export function useMembers(body: MemberPageRequest) {

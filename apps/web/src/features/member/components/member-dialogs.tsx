@@ -8,9 +8,9 @@ import { applyServerIssues } from '../../../lib/form-errors';
 import { toast } from '../../../lib/toast';
 import { useAddMember } from '../api/add-member';
 import { useCreateMemberAccount } from '../api/create-member-account';
-import { useCenters } from '../api/list-centers';
+import { useCenters } from '../../../api/centers';
 import { useRoles } from '../api/list-roles';
-import { useTenantDoctors } from '../api/list-tenant-doctors';
+import { useTenantDoctors } from '../../../api/tenant-doctors';
 import { useUpdateMember } from '../api/update-member';
 import { ALL_CENTERS, centerOptions, roleOptions, toCenterId } from './member-options';
 

@@ -7,7 +7,7 @@ import { Permission } from '../../../lib/permission';
 import { withSuccessToast } from '../../../lib/toast';
 import { useDisableUser } from '../api/disable-user';
 import { useEnableUser } from '../api/enable-user';
-import { useCenters } from '../api/list-centers';
+import { useCenters } from '../../../api/centers';
 import { useMembers } from '../api/list-members';
 import { useRoles } from '../api/list-roles';
 import { useRemoveMember } from '../api/remove-member';

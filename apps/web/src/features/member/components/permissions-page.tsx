@@ -1,7 +1,6 @@
 import { Card, Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
-import { PERMISSIONS } from '@registry/shared/permissions';
-import { hasAnyPermission } from '../../../lib/permission';
+import { PERMISSIONS, hasAnyPermission } from '@registry/shared/permissions';
 import { ProjectScope } from '../../../lib/project-scope';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useProjectStore } from '../../../lib/stores/project-store';

@@ -1,5 +1,5 @@
 import type { RecordDetailQuery } from '@registry/shared/contracts/form-record';
-import { formRecordDetailKey } from '../../../components/crf/record-detail';
+import { formRecordKeys } from '../../../api/form-records';
 
 /** Query keys of the patient's records. The detail of a record is never invalidated: the editor owns its copy. */
 export const recordKeys = {
@@ -8,7 +8,7 @@ export const recordKeys = {
   lists: ['form-record', 'patient'] as const,
   histories: ['form-record', 'history'] as const,
   patient: (patientId: string) => ['form-record', 'patient', patientId] as const,
-  detail: (query: RecordDetailQuery) => formRecordDetailKey(query),
+  detail: (query: RecordDetailQuery) => formRecordKeys.detail(query),
   history: (recordId: string, path?: string, sinceRowVersion?: number) =>
     ['form-record', 'history', recordId, path ?? null, sinceRowVersion ?? null] as const,
 };
@@ -16,5 +16,3 @@ export const recordKeys = {
 export const patientKeys = {
   detail: (id: string) => ['patient-info', 'detail', id] as const,
 };
-
-export const PUBLISHED_KEY = ['form-definition', 'published'] as const;

@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Button, Tag, Tooltip, Tree, Typography } from 'antd';
-import type { DataNode } from 'antd/es/tree';
+import type { TreeDataNode as DataNode } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import type { RecordSummary } from '@registry/shared/contracts/form-record';

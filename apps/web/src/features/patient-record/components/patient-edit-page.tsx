@@ -14,7 +14,7 @@ import { toast } from '../../../lib/toast';
 import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { deleteRecord } from '../api/delete-record';
 import { usePatient } from '../api/get-patient';
-import { usePublishedVersion } from '../api/get-published-version';
+import { usePublishedVersion } from '../../../api/form-definitions';
 import { useRecord } from '../api/get-record';
 import { patientKeys, recordKeys } from '../api/keys';
 import { usePatientRecords } from '../api/list-patient-records';

@@ -3,7 +3,7 @@ import type { ValueVersionVO } from '@registry/shared/contracts/form-record';
 import { VALUE_SOURCE_LABELS } from '@registry/shared/contracts/form-record-codes';
 import type { AnyField, MissingCode } from '@registry/shared/forms/definition';
 import { isBlankValue } from '@registry/shared/forms/values';
-import { useDictOptionPage } from '../../../components/dict-select/page-dict-options';
+import { useDictOptionPage } from '../../../api/dict-options';
 import { BLANK_TEXT, formatValue } from '../hooks/format-value';
 
 function DictValue({ dictCode, code }: { dictCode: string; code: string }) {

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { PublishedResponse } from '@registry/shared/contracts/form-definition';
 import type { AnyField, Definition, FormDefinition, MissingCode } from '@registry/shared/forms/definition';
 import { findForm } from '@registry/shared/forms/walk';
-import { usePublished } from '../api/get-published';
+import { usePublished } from '../../../api/form-definitions';
 
 /** The published definitions a patient's data is entered on, as one: a sub-project's parent's forms first. */
 export type RecordDefinition = {

@@ -7,7 +7,7 @@ import { validateRecord } from '@registry/shared/forms/record';
 import { useAutosave } from '../../../components/crf/use-autosave';
 import { useRecordSave } from '../../../components/crf/use-record-save';
 import { changeRecordStatus } from '../api/change-record-status';
-import { getRecord } from '../api/get-record';
+import { getFormRecord } from '../../../api/form-records';
 import { saveRecord } from '../api/save-record';
 import { applyKeys, changedKeys, sameData } from './record-diff';
 
@@ -161,7 +161,7 @@ export function useRecordSession({
             let recordId = current.id;
             if (recordId === null) {
               // Created by someone else meanwhile: its id, to list what they entered.
-              recordId = await getRecord({
+              recordId = await getFormRecord({
                 patientId: current.patientId,
                 formKey: current.formKey,
                 instance: current.instance,
@@ -194,7 +194,7 @@ export function useRecordSession({
   /** Loads the server's record again (after a 409); edits that did not reach it are kept as a carry-over. */
   const reload = useCallback(async (): Promise<void> => {
     const { record: current, data: mine, baseline: base } = live.current;
-    const fresh = await getRecord({
+    const fresh = await getFormRecord({
       patientId: current.patientId,
       formKey: current.formKey,
       instance: current.instance,

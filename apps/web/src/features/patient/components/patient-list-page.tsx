@@ -1,7 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, Space, Table, Tooltip, Typography } from 'antd';
-import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
-import type { SorterResult } from 'antd/es/table/interface';
+import type { TableColumnsType as ColumnsType, TablePaginationConfig, TableProps } from 'antd';
 import {
   DeleteOutlined,
   EyeInvisibleOutlined,
@@ -12,14 +11,14 @@ import {
 } from '@ant-design/icons';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { PatientListItem } from '@registry/shared/contracts/patient';
-import { PERMISSIONS } from '@registry/shared/permissions';
-import { hasAnyPermission, Permission } from '../../../lib/permission';
+import { PERMISSIONS, hasAnyPermission } from '@registry/shared/permissions';
+import { Permission } from '../../../lib/permission';
 import { ProjectScope } from '../../../lib/project-scope';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useProjectStore } from '../../../lib/stores/project-store';
-import { useCenters } from '../../../components/patient-form/list-centers';
+import { useCenters } from '../../../api/centers';
 import { usePatientPage } from '../api/page-patients';
-import { usePublished } from '../api/get-published';
+import { usePublished } from '../../../api/form-definitions';
 import { listFieldsOf } from '../hooks/list-fields';
 import {
   DEFAULT_PAGE_SIZE,
@@ -136,7 +135,7 @@ function PatientList() {
   const onTableChange = (
     pagination: TablePaginationConfig,
     _filters: unknown,
-    sorter: SorterResult<PatientListItem> | SorterResult<PatientListItem>[],
+    sorter: Parameters<NonNullable<TableProps<PatientListItem>['onChange']>>[2],
     extra: { action: 'paginate' | 'sort' | 'filter' },
   ) => {
     if (extra.action === 'sort') {

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import type { PatientListItem } from '@registry/shared/contracts/patient';
-import { dictOptionPageQuery } from '../../../components/dict-select/page-dict-options';
+import { dictOptionPageQuery } from '../../../api/dict-options';
 import type { ListField } from './list-fields';
 
 /**

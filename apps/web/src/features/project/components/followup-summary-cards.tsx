@@ -1,9 +1,8 @@
 import { Card, Col, Row, Statistic, Typography } from 'antd';
 import { Link } from 'react-router';
-import { PERMISSIONS } from '@registry/shared/permissions';
+import { PERMISSIONS, hasAnyPermission } from '@registry/shared/permissions';
 import type { FollowupSummary } from '@registry/shared/contracts/followup';
 import { shanghaiDate } from '@registry/shared/followup/schedule';
-import { hasAnyPermission } from '../../../lib/permission';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useFollowupSummary } from '../api/get-followup-summary';
 

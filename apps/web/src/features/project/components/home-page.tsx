@@ -1,6 +1,6 @@
 import { Card, Col, Descriptions, Row, Spin, Typography } from 'antd';
 import { Link } from 'react-router';
-import { useCurrentProject } from '../api/get-current-project';
+import { useCurrentProject } from '../../../api/projects';
 import { FollowupSummaryCards } from './followup-summary-cards';
 
 /** `/home`: the current project and, for follow-up staff, the follow-up figures. */

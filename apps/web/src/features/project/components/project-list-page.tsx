@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import type { ProjectVO } from '@registry/shared/contracts/project';
 import { useAppStore } from '../../../lib/stores/app-store';
 import { useProjectStore } from '../../../lib/stores/project-store';
-import { useChangeProject } from '../api/change-project';
+import { useChangeProject } from '../../../api/projects';
 import { useProjectCount } from '../api/get-project-count';
 import { useProjectList, type ProjectScope } from '../api/list-projects';
 import { ProjectCard } from './project-card';

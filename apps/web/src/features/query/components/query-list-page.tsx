@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Card, Form, InputNumber, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
-import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
+import type { TableColumnsType as ColumnsType, TablePaginationConfig } from 'antd';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   QUERY_MINE_FILTERS,
@@ -10,11 +10,11 @@ import {
   type QueryStatus,
 } from '@registry/shared/contracts/form-record-codes';
 import type { QueryListItem, QueryPageRequest } from '@registry/shared/contracts/form-record';
-import { useCenters } from '../../../components/patient-form/list-centers';
+import { useCenters } from '../../../api/centers';
 import { listEmptyText } from '../../../components/list-empty/list-empty';
 import { formatTime } from '../../../lib/format-time';
 import { ProjectScope } from '../../../lib/project-scope';
-import { usePublished } from '../api/get-published';
+import { usePublished } from '../../../api/form-definitions';
 import { useQueryPage } from '../api/page-queries';
 
 const STATUS_COLORS: Readonly<Record<QueryStatus, string>> = { open: 'red', answered: 'orange', closed: 'default' };

@@ -1,7 +1,12 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { DictOptionPageRequest, DictOptionVO } from '@registry/shared/contracts/dictionary';
-import type { Page } from '../../lib/page';
-import { request } from '../../lib/request';
+import type { Page } from '../lib/page';
+import { request } from '../lib/request';
+
+export const dictOptionKeys = {
+  all: ['sys-field-dict-option'] as const,
+  page: (body: Partial<DictOptionPageRequest>) => ['sys-field-dict-option', 'page', body] as const,
+};
 
 export type DictOptionQuery = Partial<DictOptionPageRequest>;
 
@@ -10,18 +15,13 @@ export function pageDictOptions(body: DictOptionQuery): Promise<Page<DictOptionV
   return request<Page<DictOptionVO>>({ method: 'post', url: '/sys-field-dict-option/page', data: body });
 }
 
-export const dictOptionKeys = {
-  all: ['sys-field-dict-option'] as const,
-  page: (body: DictOptionQuery) => ['sys-field-dict-option', 'page', body] as const,
-};
-
 export function dictOptionPageQuery(body: DictOptionQuery, enabled = true) {
-  return {
+  return queryOptions({
     queryKey: dictOptionKeys.page(body),
     queryFn: () => pageDictOptions(body),
     enabled,
     placeholderData: keepPreviousData,
-  };
+  });
 }
 
 export function useDictOptionPage(body: DictOptionQuery, enabled = true) {
