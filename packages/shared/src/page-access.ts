@@ -38,7 +38,8 @@ export const PAGE_ACCESS = {
   '/manage/random': [P.randomConfig],
   '/manage/random/view': [P.randomConfig],
 
-  // A project's first page (进入项目 opens it): every project role holds home.view; without a project, the 403.
+  // A project's first page (进入项目 opens it): every project role holds home.view; without a project the gate asks
+  // for one (尚未选择项目, require-permission.tsx).
   '/home': [P.home],
   '/patient/list': [P.patientList],
   '/patient/add': [P.patientAdd],

@@ -15,8 +15,27 @@ function serveMenu(permissions: string[]) {
 }
 
 describe('RequirePermission', { timeout: 60_000 }, () => {
+  it('should ask for a project, not show a 403, when a page is opened before any project is chosen', async () => {
+    setToken('tok');
+    serveMenu(['project.list']);
+    renderRoute(
+      <RequirePermission codes={['home.view']}>
+        <p>首页</p>
+      </RequirePermission>,
+      { path: '/home', at: '/home' },
+    );
+    expect(await screen.findByText('尚未选择项目')).toBeInTheDocument();
+    expect(screen.queryByText('首页')).not.toBeInTheDocument();
+    expect(screen.queryByText('无权限访问该页面')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /选择项目/ })).toBeInTheDocument();
+  });
+
   it('should show the 403 result instead of the page when the user lacks every listed code', async () => {
     setToken('tok');
+    useProjectStore
+      .getState()
+      .selectProject({ projectCode: 'HF', projectId: 'p-1', projectName: '心衰', subProject: false });
+    server.use(http.get(apiUrl('/web-project/current'), () => ok({ id: 'p-1', projectName: '心衰' })));
     serveMenu(['home.view', 'patient.list']);
     renderRoute(
       <RequirePermission codes={['center.manage']}>

@@ -69,5 +69,27 @@ export function RequirePermission({ codes, children }: { codes: readonly string[
   }
   if (switching) return <>{children}</>;
   const held = [...stored, ...(menu.data?.permissions ?? []), ...(projectMenu.data?.permissions ?? [])];
-  return hasAnyPermission(held, codes) ? <>{children}</> : <ForbiddenResult />;
+  if (hasAnyPermission(held, codes)) return <>{children}</>;
+  // A project's page opened before any project is chosen (a bookmark, an address typed after signing in): the codes
+  // it needs are a project role's, so the way in is choosing a project, not asking for a permission.
+  return hasProject ? <ForbiddenResult /> : <NoProjectResult />;
+}
+
+export const NO_PROJECT_TITLE = '尚未选择项目';
+
+/** A project's page without a chosen project. */
+export function NoProjectResult() {
+  const navigate = useNavigate();
+  return (
+    <LazyResult
+      status="info"
+      title={NO_PROJECT_TITLE}
+      subTitle="该页面属于具体项目，请先在项目列表中选择要进入的项目。"
+      extra={
+        <Button type="primary" onClick={() => navigate('/person/project')}>
+          选择项目
+        </Button>
+      }
+    />
+  );
 }
