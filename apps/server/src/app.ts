@@ -36,7 +36,7 @@ import { createPageConfigService } from './modules/page-config/page-config.servi
 import { registerFollowupPlanRoutes } from './modules/followup/followup-plan.routes';
 import { createFollowupPlanService } from './modules/followup/followup-plan.service';
 import { registerFormRecordRoutes } from './modules/form-record/form-record.routes';
-import { createDefinitionCache } from './modules/form-record/definition-cache';
+import { createDefinitionCache } from './domain/crf/definition-cache';
 import { createFormRecordService } from './modules/form-record/form-record.service';
 import { createRecordMigrationService } from './modules/form-record/record-migration.service';
 import { createFollowupRecordService } from './modules/followup/followup-record.service';
@@ -76,6 +76,7 @@ import { registerJsonBody } from './plugins/json-body';
 import { genRequestId, registerRequestHeaders, withRedaction } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { configureZodMessages } from './plugins/zod-messages';
+import { patientFollowupSync } from './modules/followup/followup-sync';
 
 export type AppDeps = {
   config: AppConfig;
@@ -177,10 +178,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDatabaseRoutes(app, { database: createDatabaseService({ db, clock }) });
   registerDatabaseIoRoutes(app, { io: createDatabaseIoService({ db, clock }) });
   const phiKeys = await resolvePhiKeys(config);
-  const patients = createPatientService({ db, clock, keys: phiKeys });
+  const patients = createPatientService({ db, clock, keys: phiKeys, followup: patientFollowupSync });
   registerPatientRoutes(app, { patients });
   registerPatientImportRoutes(app, {
-    imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files }),
+    imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files, followup: patientFollowupSync }),
   });
   // follow-up (issue 6): plans, assignments, task generation
   registerFollowupPlanRoutes(app, { plans: createFollowupPlanService({ db, clock }) });
@@ -192,7 +193,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? combineNotifiers(createInAppNotifier(), createSmsNotifier({ sms, now: () => clock.now() }))
       : createInAppNotifier());
   const definitions = createDefinitionCache();
-  const formRecords = createFormRecordService({ db, clock, definitions, notifier, patients });
+  const formRecords = createFormRecordService({
+    db,
+    clock,
+    definitions,
+    notifier,
+    patients,
+    followup: patientFollowupSync,
+  });
   const recordMigration = createRecordMigrationService({ db, clock, definitions });
   registerFormRecordRoutes(app, { records: formRecords, migration: recordMigration });
   // follow-up worklist and record (issue 6)

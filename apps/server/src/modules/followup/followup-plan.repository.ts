@@ -14,8 +14,8 @@ import {
   projects,
   users,
 } from '../../db/schema';
-import { patientScope } from '../patient/patient.repository';
-import type { ProjectScope } from '../project/project-scope';
+import { patientScope } from '../../domain/scope/patient-scope.repository';
+import type { ProjectScope } from '../../domain/scope/project-scope';
 
 /**
  * Follow-up plans, visits and assignments, and the set-based writes of task generation (`followup-sync.ts`). The only
