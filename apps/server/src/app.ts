@@ -71,8 +71,10 @@ import { createNotificationService } from './modules/notification/notification.s
 import { createJobRunner, type JobRunner } from './modules/scheduler/job-runner';
 import { registerAccess } from './plugins/access';
 import { clientErrorHandler } from './plugins/client-error';
+import { createIdempotencyCleanupJob, registerIdempotency } from './plugins/idempotency';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBody } from './plugins/json-body';
+import { registerOpenApiRoute } from './plugins/openapi';
 import { genRequestId, registerRequestHeaders, withRedaction } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { configureZodMessages } from './plugins/zod-messages';
@@ -98,6 +100,8 @@ export type AppDeps = {
    * as soon as `main` has migrated. Default: always ready.
    */
   databaseReady?: () => boolean;
+  /** How long a repeated write waits for the first request with its idempotency key to finish (default 2 s), then 409. */
+  idempotencyWaitMs?: number;
   /** Sees every route as it is registered (the route-table test). */
   routeObserver?: (route: RouteOptions) => void;
 };
@@ -151,7 +155,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const observe = deps.routeObserver;
     app.addHook('onRoute', (route) => observe(route));
   }
+  const routeTable: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routeTable.push(route);
+  });
   registerAccess(app, { sessions, db, clock });
+  const phiKeys = await resolvePhiKeys(config);
+  // after the access hook (it needs the session), before any handler (ADR 0011)
+  registerIdempotency(app, { db, clock, keys: phiKeys, waitMs: deps.idempotencyWaitMs });
   const loginRateLimit = deps.loginRateLimit ?? { max: config.loginRateLimitPerMinute, timeWindow: 60_000 };
 
   registerAuthRoutes(app, {
@@ -177,7 +188,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDictionaryRoutes(app, { dictionaries: createDictionaryService({ db, clock }) });
   registerDatabaseRoutes(app, { database: createDatabaseService({ db, clock }) });
   registerDatabaseIoRoutes(app, { io: createDatabaseIoService({ db, clock }) });
-  const phiKeys = await resolvePhiKeys(config);
   const patients = createPatientService({ db, clock, keys: phiKeys, followup: patientFollowupSync });
   registerPatientRoutes(app, { patients });
   registerPatientImportRoutes(app, {
@@ -215,11 +225,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     tickSeconds: config.jobsTickSeconds,
     logger: app.log,
-    jobs: [createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds })],
+    jobs: [
+      createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds }),
+      createIdempotencyCleanupJob({ db, clock }),
+    ],
   });
   app.decorate('jobs', jobs);
   if (config.jobsEnabled) app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
+  registerOpenApiRoute(app, { routes: routeTable });
   await registerSystemRoutes(app, { db, webDist: config.webDist, startedAt: deps.startedAt ?? clock.now() });
 
   return app;

@@ -142,7 +142,7 @@ const DEFINITIONS: readonly MenuDefinition[] = [
   item(project, 'analysis', '统计分析', '/analysis', 'BarChartOutlined', 40, P.analysisView),
   item(project, 'discern', 'AI识别', '/discern/list', 'ScanOutlined', 50, P.discernList),
   item(project, 'followup', '随访管理', '/followup/list', 'PhoneOutlined', 60, P.followupList),
-  item(project, 'multicenter', '多中心', null, 'GlobalOutlined', 70, null),
+  item(project, 'multicenter', '多中心', null, 'ApartmentOutlined', 70, null),
   item(
     project,
     'multicenter-overview',

@@ -1,10 +1,9 @@
-import { z } from 'zod';
-
 /**
  * The rule of every password a person chooses (the 设置/修改密码 dialog, an administrator's chosen initial password),
  * after OWASP ASVS 4 level 2 (V2.1): at least 12 characters, up to 128 (≥ 64 allowed), any characters (no
  * composition rules), not one of the commonly used or breached passwords below, and not containing the username.
  * Existing passwords (the demo accounts' `Demo@2026`) are not re-checked: the rule applies when a password is set.
+ * Zod-free (the web's password dialogs load it); the contracts' field is `chosenPasswordField` in contracts/fields.ts.
  */
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 128;
@@ -113,12 +112,4 @@ export function passwordProblem(password: string, username?: string | null, labe
   const name = username?.trim().toLowerCase();
   if (name && name.length >= 3 && lower.includes(name)) return messages.containsUsername;
   return null;
-}
-
-/** The zod field of a chosen password (length and common list; the username is checked where it is known). */
-export function chosenPasswordField(label = '新密码') {
-  return z.string().superRefine((value, ctx) => {
-    const problem = passwordProblem(value, null, label);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
 }

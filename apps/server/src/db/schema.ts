@@ -14,6 +14,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   smallint,
   timestamp,
@@ -1165,3 +1166,43 @@ export const scheduledJobs = pgTable('scheduled_jobs', {
   lastError: text('last_error'),
   runCount: integer('run_count').notNull().default(0),
 });
+
+/**
+ * Idempotency keys of signed-in write requests (`Idempotency-Key`, ADR 0011): the first request with a key reserves
+ * the row (`status_code` null while it runs, `locked_until` its lease), and its answer is stored when it is sent; a
+ * repeat with the same key gets the stored answer. Scoped to the user (the primary key), so no one can replay
+ * another's. `request_hash` is SHA-256 over the method, the whole URL and the body (a repeat must match it); `route`
+ * is the route's pattern only (ids and query values may carry PHI). The answer is encrypted like PHI (`response`,
+ * phi-crypto: it may carry a patient's identity number). Rows expire after 24 hours: deleted by the
+ * `idempotency-cleanup` job, and an expired key met again is simply reused.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** The acting tenant of the session that made the request. */
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    method: text('method').notNull(),
+    route: text('route').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** The stored answer's HTTP status; null while the first request still runs. */
+    statusCode: smallint('status_code'),
+    contentType: text('content_type'),
+    /** The stored answer's body, encrypted (`encryptPhi`). */
+    response: text('response'),
+    createdAt: createdAt(),
+    /** Until when a request still running holds the key; past it, a repeat may take the key over (a crashed run). */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+    check('idempotency_keys_key_len', sql`char_length(${t.key}) between 1 and 255`),
+  ],
+);

@@ -46,6 +46,9 @@ export const ERROR_MESSAGES = {
   avatarInvalid: '头像文件不存在或不是图片',
   qrInvalid: '二维码已失效，请刷新后重试',
   loginMethodDisabled: '该登录方式未启用',
+  idempotencyKeyInvalid: '请求标识（Idempotency-Key）格式不正确',
+  idempotencyKeyReused: '请求标识（Idempotency-Key）已用于另一个不同的请求，请刷新页面后重试',
+  idempotencyInProgress: '相同的请求正在处理中，请稍后刷新页面查看结果',
 } as const;
 
 /** An IP with too many failed sign-ins waits before its next attempt (no account is locked). */

@@ -6,13 +6,14 @@ import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { PATIENT_DATA_PERMISSIONS } from '../modules/auth/acting-permissions';
 import type { AuthContext, SessionService } from '../modules/auth/session.service';
-import { audit, auditContext } from './audit';
+import { audit, auditContext, NOT_AUDITED, type RouteAudit } from './audit';
 import './fastify-types';
 
 /**
  * Access is data on the route: `config: { public: true }` or `config: { permission: 'x.y' | null }` (null = any
  * signed-in user). One onRequest hook checks it, before any body is read (an unauthenticated upload is refused
- * without touching the disk). A route without an access rule fails at registration.
+ * without touching the disk). A route without an access rule fails at registration, and so does a write route
+ * (POST, PUT, PATCH, DELETE) without its audit declaration (`config.audit`, see RouteAudit in ./audit).
  *
  * `X-App-Code: WEB` is required on every API call, because the web always sends it, except on routes marked
  * `appCode: false`: those a browser opens by navigation or `<img src>` (file preview, health), which cannot add
@@ -29,6 +30,11 @@ export function registerAccess(app: FastifyInstance, deps: { sessions: SessionSe
     if (!hasRule)
       throw new Error(
         `route ${String(route.method)} ${route.url} has no access rule (config.public or config.permission)`,
+      );
+    if (isWrite(route.method) && !validAudit(config?.audit))
+      throw new Error(
+        `route ${String(route.method)} ${route.url} does not declare its audit (config.audit: the actions it ` +
+          'records, or NOT_AUDITED.* with the reason it records none)',
       );
   });
 
@@ -70,6 +76,19 @@ export function registerAccess(app: FastifyInstance, deps: { sessions: SessionSe
       );
     }
   });
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** POST, PUT, PATCH or DELETE: a route that may change data. */
+export function isWrite(method: string | string[]): boolean {
+  return (Array.isArray(method) ? method : [method]).some((m) => WRITE_METHODS.has(m.toUpperCase()));
+}
+
+function validAudit(audit: RouteAudit | undefined): boolean {
+  if (audit === undefined) return false;
+  if ('none' in audit) return Object.values(NOT_AUDITED).some((n) => n.none === audit.none);
+  return audit.length > 0 && audit.every((a) => /^[a-z_.-]+$/.test(a));
 }
 
 function readToken(request: FastifyRequest, allowQuery: boolean): string | undefined {

@@ -16,6 +16,24 @@ export type AuditEvent = {
   tenantId?: string | null;
 };
 
+/**
+ * A write route's audit declaration (`config.audit`): the actions it records — when it changes something (a save that
+ * changes nothing records nothing) or, for a read sent as POST, when it shows what the trail must hold (unmasked
+ * identity numbers) — or `{ none: reason }`, one of NOT_AUDITED. Checked at registration (plugins/access.ts) and by
+ * test/audit-routes.test.ts, which also drives a sample of routes and finds the declared action by the request id.
+ */
+export type RouteAudit = readonly [string, ...string[]] | { readonly none: string };
+
+/** The reasons a write route may record no audit event: none of them changes registry data. */
+export const NOT_AUDITED = {
+  /** A list, page, count or search sent as POST because its filter is a body. */
+  read: { none: 'a read sent as POST: its filter is a body' },
+  /** Reads an upload or a body and answers what it would do or what is wrong; writes nothing. */
+  check: { none: 'a check, parse or dry run: writes nothing' },
+  /** The QR sign-in's scan by the phone: marks a short-lived login code as scanned (the confirm is audited). */
+  qrScan: { none: 'marks a sign-in code as scanned; the confirmation is audited' },
+} as const satisfies Record<string, RouteAudit>;
+
 /** The audit context of a request: the session's user and acting tenant, the request id and the client IP. */
 export function auditContext(request: FastifyRequest): AuditContext {
   return {

@@ -1,5 +1,6 @@
 import type { AuthContext } from '../modules/auth/session.service';
 import type { JobRunner } from '../modules/scheduler/job-runner';
+import type { RouteAudit } from './audit';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
@@ -17,10 +18,19 @@ declare module 'fastify' {
     queryToken?: boolean;
     /** False when the route is opened by browser navigation or `<img>` and cannot send `X-App-Code`. */
     appCode?: boolean;
+    /**
+     * What a write route (POST, PUT, PATCH, DELETE) leaves in the audit trail: the actions it records, or why it
+     * records none (`NOT_AUDITED` in plugins/audit.ts). Required on every write route (plugins/access.ts).
+     */
+    audit?: RouteAudit;
+    /** One line on what the route does, shown as the operation's summary in the OpenAPI document (`plugins/openapi.ts`). */
+    summary?: string;
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyRequest {
     auth?: AuthContext;
+    /** The idempotency key this request holds until its answer is stored (plugins/idempotency.ts). */
+    idempotency?: { userId: string; key: string };
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyInstance {

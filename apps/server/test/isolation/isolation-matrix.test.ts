@@ -500,7 +500,11 @@ describe('route table contract', () => {
         pool,
         routeObserver: (r) => seen.push(r),
       });
-      app.post('/api/cmdb-template/naked/:id', { config: { permission: null } }, async () => 'x');
+      app.post(
+        '/api/cmdb-template/naked/:id',
+        { config: { permission: null, audit: ['cmdb.naked'] } },
+        async () => 'x',
+      );
       await app.ready();
       expect(contractGaps(seen)).toEqual([
         'POST /naked/:id: no response contract',

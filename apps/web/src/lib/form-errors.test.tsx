@@ -20,11 +20,11 @@ describe('applyServerIssues', () => {
   it('should show the server message under the field when a 400 names it', async () => {
     let form: FormInstance | undefined;
     render(<Harness onReady={(f) => (form = f)} />);
-    const error = new ApiError(400, '手机号：请输入正确的11位手机号', {
+    const error = new ApiError(400, '手机号：手机号应为11位中国大陆手机号', {
       status: 400,
-      message: '手机号：请输入正确的11位手机号',
+      message: '手机号：手机号应为11位中国大陆手机号',
       issues: [
-        { path: 'phone', message: '手机号：请输入正确的11位手机号' },
+        { path: 'phone', message: '手机号：手机号应为11位中国大陆手机号' },
         { path: 'other', message: '不在表单里' },
       ],
     });
@@ -33,7 +33,7 @@ describe('applyServerIssues', () => {
       marked = applyServerIssues(form as FormInstance, error, ['phone']);
     });
     expect(marked).toBe(true);
-    expect(await screen.findByText('手机号：请输入正确的11位手机号')).toBeInTheDocument();
+    expect(await screen.findByText('手机号：手机号应为11位中国大陆手机号')).toBeInTheDocument();
     expect(screen.queryByText('不在表单里')).not.toBeInTheDocument();
   });
 

@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { delay } from 'msw';
 import { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { IDEMPOTENCY_KEY_HEADER } from '@registry/shared/access';
 import { STORAGE_KEYS } from '@registry/shared/constants';
 import { server } from '../test/server';
 import { apiUrl, http, HttpResponse, ok } from '../test/api';
 import { recordToasts, type ToastCall } from '../test/fake-toast';
 import { registerNavigator } from './navigation-bridge';
-import { ApiError, request } from './request';
+import { ApiError, newIdempotencyKey, request } from './request';
 import { clearToken, getToken, setToken } from './token';
 import { usePasswordSetup } from './stores/password-setup-store';
 
@@ -135,6 +136,81 @@ describe('timeout', () => {
     });
     expect(transport.calls()).toBe(2);
     expect(toasts).toEqual([]);
+  });
+});
+
+describe('idempotency key', () => {
+  const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  /** A transport recording each attempt's Idempotency-Key; it times out on the listed attempts. */
+  function recordingAdapter(timeoutAttempts: number[]) {
+    const keys: (string | undefined)[] = [];
+    const adapter = async (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
+      const key = config.headers.get(IDEMPOTENCY_KEY_HEADER);
+      keys.push(typeof key === 'string' ? key : undefined);
+      if (timeoutAttempts.includes(keys.length)) {
+        throw new AxiosError('timeout of 100ms exceeded', AxiosError.ECONNABORTED, config);
+      }
+      return { data: { status: 200, message: 'ok', data: null }, status: 200, statusText: 'OK', headers: {}, config };
+    };
+    return { adapter, keys };
+  }
+
+  it('should send the same key on the retry of a POST that timed out, and a new key on the next call', async () => {
+    setToken('tok');
+    const transport = recordingAdapter([1]);
+    const call = () =>
+      request({
+        method: 'post',
+        url: '/patient-info',
+        data: { name: '张三' },
+        timeout: 100,
+        adapter: transport.adapter,
+      });
+    await expect(call()).resolves.toBeNull();
+    expect(transport.keys).toHaveLength(2);
+    expect(transport.keys[0]).toMatch(UUID_V4);
+    expect(transport.keys[1]).toBe(transport.keys[0]);
+    expect(toasts).toEqual([]);
+
+    await call();
+    expect(transport.keys).toHaveLength(3);
+    expect(transport.keys[2]).toMatch(UUID_V4);
+    expect(transport.keys[2]).not.toBe(transport.keys[0]);
+  });
+
+  it('should put a key on every write method and none on a read', async () => {
+    const transport = recordingAdapter([]);
+    for (const method of ['put', 'patch', 'delete', 'get'] as const) {
+      await request({ method, url: '/page-config-custom', adapter: transport.adapter });
+    }
+    expect(transport.keys.slice(0, 3).every((k) => UUID_V4.test(k ?? ''))).toBe(true);
+    expect(new Set(transport.keys.slice(0, 3)).size).toBe(3);
+    expect(transport.keys[3]).toBeUndefined();
+  });
+
+  it('should keep a key the caller set', async () => {
+    const transport = recordingAdapter([]);
+    await request({
+      method: 'post',
+      url: '/patient-info',
+      headers: { [IDEMPOTENCY_KEY_HEADER]: 'mine-1' },
+      adapter: transport.adapter,
+    });
+    expect(transport.keys).toEqual(['mine-1']);
+  });
+
+  it('should make a v4 UUID without crypto.randomUUID (plain HTTP is not a secure context)', () => {
+    // shadow the prototype's method with an own property, removed afterwards
+    Object.defineProperty(globalThis.crypto, 'randomUUID', { value: undefined, configurable: true });
+    try {
+      const keys = Array.from({ length: 50 }, () => newIdempotencyKey());
+      expect(keys.every((k) => UUID_V4.test(k))).toBe(true);
+      expect(new Set(keys).size).toBe(50);
+    } finally {
+      Reflect.deleteProperty(globalThis.crypto, 'randomUUID');
+    }
+    expect(typeof globalThis.crypto.randomUUID).toBe('function');
   });
 });
 

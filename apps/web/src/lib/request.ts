@@ -7,7 +7,7 @@ import {
   REQUEST_TIMEOUT_RETRIES,
   uploadFailureMessage,
 } from '@registry/shared/constants';
-import { PASSWORD_SETUP_REQUIRED } from '@registry/shared/access';
+import { IDEMPOTENCY_KEY_HEADER, PASSWORD_SETUP_REQUIRED } from '@registry/shared/access';
 import type { Envelope } from '@registry/shared/contracts/envelope';
 import { clearToken, getToken, isSignedOut } from './token';
 import { requirePasswordSetup } from './stores/password-setup-store';
@@ -24,6 +24,8 @@ type RequestOptions = {
   retryCount?: number;
   /** Internal: the key under which the in-flight request is tracked for duplicate cancellation. */
   dedupeKey?: string;
+  /** Internal: the `Idempotency-Key` of a write call, made once and sent again by its timeout retry. */
+  idempotencyKey?: string;
 };
 
 declare module 'axios' {
@@ -103,6 +105,22 @@ function forget(config: AxiosRequestConfig | undefined): void {
   if (key && inFlight.get(key)?.signal === config?.signal) inFlight.delete(key);
 }
 
+const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * A random UUID (v4). `crypto.randomUUID` exists only in secure contexts (HTTPS, localhost): over plain HTTP on a
+ * hospital's intranet address the key is made from `crypto.getRandomValues`, which exists everywhere.
+ */
+export function newIdempotencyKey(): string {
+  const c = globalThis.crypto;
+  if (typeof c.randomUUID === 'function') return c.randomUUID();
+  const b = c.getRandomValues(new Uint8Array(16));
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 /** The calls the server answers without a session: the sign-in page's (`auth/login`, captcha, SMS, QR code, options). */
 const PUBLIC_CALL = /^\/auth\/(login|login-options|captcha|sms|qr-code|qr-code\/status)(\?|$)/;
 
@@ -114,6 +132,14 @@ http.interceptors.request.use((config: InternalAxiosRequestConfig) => {
     // Signed out (e.g. a query refetching while the page unmounts after log out): the server would answer 401, so
     // the call is not sent; the page is on its way to /login.
     throw new axios.CanceledError('not signed in', config);
+  }
+
+  // A write carries an idempotency key, made once per call: its timeout retry sends the same one, so the server runs
+  // the write once (ADR 0011). A key the caller set itself is kept.
+  if (WRITE_METHODS.has((config.method ?? 'get').toLowerCase()) && !config.headers.has(IDEMPOTENCY_KEY_HEADER)) {
+    const idempotencyKey = config.registry?.idempotencyKey ?? newIdempotencyKey();
+    config.headers.set(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
+    config.registry = { ...config.registry, idempotencyKey };
   }
 
   // A new request cancels an identical one still in flight.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TENANT_TYPES } from '../constants';
+import { MOBILE_PHONE, SMS_CODE } from '../rules';
 
 /** Response header of `GET auth/captcha` and `GET auth/qr-code` naming the one-time key the image stands for. */
 export { CAPTCHA_KEY_HEADER, QR_KEY_HEADER } from '../constants';
@@ -14,14 +15,8 @@ export const loginRequest = z.discriminatedUnion('loginType', [
   }),
   z.object({
     loginType: z.literal('sms'),
-    phone: z
-      .string()
-      .trim()
-      .regex(/^1\d{10}$/, '请输入正确的11位手机号'),
-    smsCode: z
-      .string()
-      .trim()
-      .regex(/^\d{6}$/, '请输入6位短信验证码'),
+    phone: z.string().trim().regex(MOBILE_PHONE.pattern, MOBILE_PHONE.message),
+    smsCode: z.string().trim().regex(SMS_CODE.pattern, SMS_CODE.message),
   }),
 ]);
 export type LoginRequest = z.infer<typeof loginRequest>;
@@ -35,10 +30,7 @@ export const loginResponse = z.object({
 export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const smsQuery = z.object({
-  phone: z
-    .string()
-    .trim()
-    .regex(/^1\d{10}$/, '请输入正确的11位手机号'),
+  phone: z.string().trim().regex(MOBILE_PHONE.pattern, MOBILE_PHONE.message),
 });
 
 export const qrStatusQuery = z.object({ key: z.string().min(1).max(64) });

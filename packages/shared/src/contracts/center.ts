@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CENTER_CODE } from '../rules';
 
 /**
  * Centers (sub-centers, sites) of the current project; a sub-project uses its parent's centers. Every patient belongs
@@ -12,8 +13,8 @@ const codeField = z
   .string()
   .trim()
   .min(1, '请输入中心编码')
-  .max(32, '中心编码不能超过32个字符')
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, '中心编码只能包含字母、数字、下划线和短横线');
+  .max(CENTER_CODE.max.max, CENTER_CODE.max.message)
+  .regex(CENTER_CODE.format.pattern, CENTER_CODE.format.message);
 const nameField = z.string().trim().min(1, '请输入中心名称').max(100, '中心名称不能超过100个字符');
 
 export const centerVO = z.object({

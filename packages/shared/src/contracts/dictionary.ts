@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { int4, queryInt4 } from './fields';
 import { pageRequest, page } from './envelope';
+import { DICT_CODE, DICT_OPTION_CODE } from '../rules';
 
 /**
  * Shared option lists that dictionary-choice fields draw from. Built-in lists (gender, ethnicity, blood type, units,
@@ -11,21 +12,16 @@ const dictCode = z
   .string()
   .trim()
   .min(1, '请输入字典编码')
-  .max(64, '字典编码不能超过64个字符')
-  .regex(/^[a-z][a-z0-9_]*$/, '字典编码须以小写字母开头，只能包含小写字母、数字和下划线');
+  .max(DICT_CODE.max.max, DICT_CODE.max.message)
+  .regex(DICT_CODE.format.pattern, DICT_CODE.format.message);
 const dictName = z.string().trim().min(1, '请输入字典名称').max(100, '字典名称不能超过100个字符');
-/**
- * Option codes: letters, digits and `_ . - + * /`, so that a hospital's diagnosis list imports as it is (国家临床版
- * codes such as `I50.900x001`, dagger-asterisk pairs such as `A17.0+G01*`).
- */
-export const DICT_OPTION_CODE_PATTERN = /^[A-Za-z0-9_.+*/-]+$/;
-export const DICT_OPTION_CODE_MESSAGE = '选项编码只能包含字母、数字和 _ . - + * /';
+/** Option codes: letters, digits and `_ . - + * /` (`DICT_OPTION_CODE` in rules.ts). */
 const optionCode = z
   .string()
   .trim()
   .min(1, '请输入选项编码')
-  .max(64, '选项编码不能超过64个字符')
-  .regex(DICT_OPTION_CODE_PATTERN, DICT_OPTION_CODE_MESSAGE);
+  .max(DICT_OPTION_CODE.max.max, DICT_OPTION_CODE.max.message)
+  .regex(DICT_OPTION_CODE.format.pattern, DICT_OPTION_CODE.format.message);
 const optionLabel = z.string().trim().min(1, '请输入选项名称').max(200, '选项名称不能超过200个字符');
 
 export const dictVO = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseIsoDate } from '../followup/schedule';
+import { passwordProblem } from '../password-policy';
 
 /**
  * Request-field helpers every contract uses for dates, instants, integers and ids: each bounds its value to what the
@@ -116,3 +117,11 @@ export function instantString(message = '时间格式不正确') {
 
 /** A uuid id (any version: PostgreSQL's `uuid` reads every 8-4-4-4-12 hex form). */
 export const uuidString = (message: string) => z.guid(message);
+
+/** The zod field of a chosen password (length and common list; the username is checked where it is known). */
+export function chosenPasswordField(label = '新密码') {
+  return z.string().superRefine((value, ctx) => {
+    const problem = passwordProblem(value, null, label);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}

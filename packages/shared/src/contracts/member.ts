@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageRequest } from './envelope';
-import { chosenPasswordField } from '../password-policy';
+import { chosenPasswordField } from './fields';
+import { MOBILE_PHONE, USERNAME } from '../rules';
 
 /**
  * Members of the current project (a sub-project uses its parent's members). Base `project-member`; access
@@ -54,16 +55,11 @@ export const newAccountFields = {
   username: z
     .string()
     .trim()
-    .min(3, '用户名至少3个字符')
-    .max(32, '用户名不能超过32个字符')
-    .regex(/^[A-Za-z][A-Za-z0-9_.-]*$/, '用户名须以字母开头，只能包含字母、数字、下划线、点和短横线'),
+    .min(USERNAME.min.min, USERNAME.min.message)
+    .max(USERNAME.max.max, USERNAME.max.message)
+    .regex(USERNAME.format.pattern, USERNAME.format.message),
   name: z.string().trim().min(1, '请输入姓名').max(50, '姓名不能超过50个字符'),
-  phone: z
-    .string()
-    .trim()
-    .regex(/^1\d{10}$/, '请输入正确的11位手机号')
-    .nullable()
-    .optional(),
+  phone: z.string().trim().regex(MOBILE_PHONE.pattern, MOBILE_PHONE.message).nullable().optional(),
   /** Found or created in the acting tenant's hospital. */
   departmentName: z.string().trim().max(50, '科室名称不能超过50个字符').nullable().optional(),
   /** When absent the server generates one. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clinicalDate, dateString, int4 } from './fields';
+import { HOSPITAL_NO, MOBILE_PHONE } from '../rules';
 import { page, pageRequest } from './envelope';
 import { PATIENT_FOLLOWUP_STATUSES } from './followup';
 import {
@@ -31,8 +32,8 @@ const hospitalNoField = z
   .string()
   .trim()
   .min(1, '请输入住院号')
-  .max(32, '住院号不能超过32个字符')
-  .regex(/^[A-Za-z0-9_-]+$/, '住院号只能包含字母、数字、下划线和短横线');
+  .max(HOSPITAL_NO.max.max, HOSPITAL_NO.max.message)
+  .regex(HOSPITAL_NO.format.pattern, HOSPITAL_NO.format.message);
 const idNumberField = z
   .string()
   .trim()
@@ -44,7 +45,7 @@ const phoneField = z
   .trim()
   .max(20, '手机号格式不正确')
   .transform((s) => s.replace(/[\s-]+/g, ''))
-  .refine((s) => /^1[3-9]\d{9}$/.test(s), '手机号应为11位中国大陆手机号');
+  .refine((s) => MOBILE_PHONE.pattern.test(s), MOBILE_PHONE.message);
 const genderField = z.enum(PATIENT_GENDERS, '请选择性别');
 const statusField = z.enum(PATIENT_STATUSES, '请选择患者状态');
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROJECT_CODE } from '../rules';
 
 export const PROJECT_STATUSES = ['draft', 'active', 'locked', 'archived'] as const;
 
@@ -56,8 +57,8 @@ const projectCodeField = z
   .string()
   .trim()
   .min(1, '请输入项目编码')
-  .max(32, '项目编码不能超过32个字符')
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, '项目编码只能包含字母、数字、下划线和短横线');
+  .max(PROJECT_CODE.max.max, PROJECT_CODE.max.message)
+  .regex(PROJECT_CODE.format.pattern, PROJECT_CODE.format.message);
 const projectNameField = z.string().trim().min(1, '请输入项目名称').max(100, '项目名称不能超过100个字符');
 const diseaseAreaField = z.string().trim().max(50, '疾病领域不能超过50个字符').nullable().optional();
 const descriptionField = z.string().trim().max(1000, '项目描述不能超过1000个字符').nullable().optional();

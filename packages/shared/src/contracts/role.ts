@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROJECT_PERMISSION_CODES } from '../permissions';
+import { ROLE_CODE } from '../rules';
 
 /**
  * Roles of the current project (a sub-project uses its parent's): the built-in project roles (read-only) and the
@@ -26,8 +27,8 @@ const codeField = z
   .string()
   .trim()
   .min(1, '请输入角色编码')
-  .max(32, '角色编码不能超过32个字符')
-  .regex(/^[a-z][a-z0-9_]*$/, '角色编码只能包含小写字母、数字和下划线，且以字母开头');
+  .max(ROLE_CODE.max.max, ROLE_CODE.max.message)
+  .regex(ROLE_CODE.format.pattern, ROLE_CODE.format.message);
 const nameField = z.string().trim().min(1, '请输入角色名称').max(50, '角色名称不能超过50个字符');
 const permissionsField = z
   .array(z.enum(PROJECT_PERMISSION_CODES, '包含无效的权限编码'))

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TENANT_TYPES } from '../constants';
 import { pageRequest } from './envelope';
 import { newAccountFields } from './member';
+import { TENANT_CODE } from '../rules';
 
 /** sys administrators (home tenant `sys`, `tenant.manage`). Base `sys-tenant`. */
 export const tenantVO = z.object({
@@ -29,9 +30,9 @@ export const tenantCreateRequest = z.object({
   code: z
     .string()
     .trim()
-    .min(2, '租户编码至少2个字符')
-    .max(32, '租户编码不能超过32个字符')
-    .regex(/^[a-z][a-z0-9_-]*$/, '租户编码只能包含小写字母、数字、下划线和短横线，且以字母开头'),
+    .min(TENANT_CODE.min.min, TENANT_CODE.min.message)
+    .max(TENANT_CODE.max.max, TENANT_CODE.max.message)
+    .regex(TENANT_CODE.format.pattern, TENANT_CODE.format.message),
   name: z.string().trim().min(1, '请输入医院名称').max(100, '医院名称不能超过100个字符'),
   admin: z.object(newAccountFields),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { tenantType } from './auth';
 import { pageRequest } from './envelope';
-import { chosenPasswordField } from '../password-policy';
+import { chosenPasswordField } from './fields';
 
 export const userInfo = z.object({
   avatar: z.string().nullable(),

@@ -102,21 +102,11 @@ export function compareDates(a: IsoDate, b: IsoDate): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const shanghaiFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'Asia/Shanghai',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-
 /**
- * The calendar date in Asia/Shanghai at an instant: what "today" means for follow-up dates, `today` in form logic and
- * date ranges (the registry's users are in China).
+ * The calendar date in Asia/Shanghai at an instant, and today's: what "today" means for follow-up dates, `today` in
+ * form logic and date ranges (`dates.ts`, re-exported here for the schedule's callers).
  */
-export function shanghaiDate(instant: Date | number): IsoDate {
-  // en-CA writes dates as YYYY-MM-DD.
-  return shanghaiFormat.format(instant);
-}
+export { shanghaiDate, shanghaiToday } from '../dates';
 
 /** The instant a calendar date begins in Asia/Shanghai (UTC+8, no daylight saving since 1991). */
 export function shanghaiStartOfDay(value: IsoDate): Date {
@@ -175,6 +165,11 @@ export const TASK_STATE_LABELS: Readonly<Record<TaskState, string>> = {
   cancelled: '已取消',
 };
 
+/**
+ * THE definition of a task's state on `today`. The server's worklist computes it in SQL (followup-task.repository's
+ * `stateSql` and `stateCondition`, followup-plan.repository's overdue count); followup-task-state.test.ts requires the
+ * SQL to give this function's state for a table of windows × days (edges, month ends, a leap day).
+ */
 export function taskState(
   task: { status: TaskStatus; windowStart: IsoDate; windowEnd: IsoDate },
   today: IsoDate,

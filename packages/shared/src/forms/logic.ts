@@ -32,12 +32,14 @@
  *   years). Absolute unless the last argument is `true` (REDCap's returnSignedValue, default false), then d2 − d1.
  *   A REDCap date-format argument ('ymd', ...) is accepted and ignored (our dates are ISO). Dates are `YYYY-MM-DD`
  *   or `YYYY-MM-DDTHH:mm` (seconds and a space separator accepted), read as UTC; 'today' is the scope's `today`
- *   (else the machine's local date). Two times of day (`HH:MM`, `HH:MM:SS`, REDCap's time fields) are read on the
+ *   (else today in Asia/Shanghai, `dates.ts`). Two times of day (`HH:MM`, `HH:MM:SS`, REDCap's time fields) are read on the
  *   same day; a time against a date, or an invalid value, gives null.
  * - `round(x, n)` rounds half away from zero; `roundup` away from zero; `rounddown` toward zero.
  * - `sum`, `mean`, `min`, `max`, `median`, `stdev` ignore blank and non-numeric arguments; all blank → null.
  * - Evaluation is total: it never throws, whatever the data.
  */
+
+import { shanghaiToday } from '../dates';
 
 export type LogicRef = { key: string; code?: string };
 
@@ -65,7 +67,7 @@ export type LogicParseResult = LogicParseSuccess | LogicParseError;
  */
 export type LogicScope = {
   get: (key: string, code?: string) => unknown;
-  /** `YYYY-MM-DD`: the date `today()` and 'today' stand for (deterministic tests, server time zone). */
+  /** `YYYY-MM-DD`: the date `today()` and 'today' stand for (default: today in Asia/Shanghai; tests fix it). */
   today?: string;
   /** Strings that read as blank (the definition's missing-data codes). */
   missingCodes?: ReadonlySet<string>;
@@ -591,15 +593,8 @@ export function parseDateValue(value: string): number | null {
   return ms;
 }
 
-/** The local date of the machine as `YYYY-MM-DD`. */
-export function localToday(): string {
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
 function todayOf(scope: LogicScope): string {
-  return scope.today ?? localToday();
+  return scope.today ?? shanghaiToday();
 }
 
 function dateOf(value: LogicValue, scope: LogicScope): number | null {

@@ -5,7 +5,6 @@ import { LAYOUT_FIELD_TYPES, YES_NO_OPTIONS } from './field-types';
 import {
   evaluateLogic,
   isTruthy,
-  localToday,
   parseDateValue,
   parseLogic,
   roundTo,
@@ -13,6 +12,7 @@ import {
   type LogicNode,
   type LogicScope,
 } from './logic';
+import { shanghaiToday } from '../dates';
 import { dependencyOrder } from './graph';
 import { isAbnormal, isBlankValue, sameValue } from './values';
 
@@ -31,7 +31,7 @@ export type EvaluateContext = {
   missingCodes?: MissingCodesInput;
   /** Values of the patient's other forms, for cross-form references (`[key]` of a field not on this form). */
   external?: Readonly<Record<string, unknown>>;
-  /** `YYYY-MM-DD` for `today()` and 'today' date bounds (default: the machine's local date). */
+  /** `YYYY-MM-DD` for `today()` and 'today' date bounds (default: today in Asia/Shanghai, `dates.ts`). */
   today?: string;
 };
 
@@ -237,7 +237,7 @@ function evaluate(form: FormDefinition, input: Readonly<Record<string, unknown>>
   const compiled = compileForm(form);
   const missing = codeSet(ctx.missingCodes);
   const blankCodes = missing ?? compiled.fieldMissingCodes;
-  const today = ctx.today ?? localToday();
+  const today = ctx.today ?? shanghaiToday();
   const source = isPlainObject(input) ? input : {};
   const external = isPlainObject(ctx.external) ? ctx.external : {};
 

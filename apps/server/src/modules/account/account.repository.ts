@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { departments, users } from '../../db/schema';
 import { escapeLike } from '../../lib/escape-like';
+import { pageTotal } from '../../lib/page-total';
 
 /** Shared by every call that creates an account (project members, a tenant's first administrator). */
 export async function findUsernameOrPhone(db: Executor, username: string, phone: string | null) {
@@ -65,7 +66,6 @@ export async function pageTenantUsers(
   }
   if (q.disabled !== undefined) conditions.push(eq(users.disabled, q.disabled));
   const where = and(...conditions);
-  const [total] = await db.select({ n: count() }).from(users).where(where);
   const records = await db
     .select({
       id: users.id,
@@ -83,5 +83,9 @@ export async function pageTenantUsers(
     .orderBy(desc(users.createdAt), users.username)
     .limit(q.size)
     .offset((q.current - 1) * q.size);
-  return { records, total: total?.n ?? 0 };
+  const total = await pageTotal({ offset: (q.current - 1) * q.size, size: q.size, rows: records.length }, async () => {
+    const [c] = await db.select({ n: count() }).from(users).where(where);
+    return c?.n ?? 0;
+  });
+  return { records, total };
 }

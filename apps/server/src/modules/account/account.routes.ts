@@ -6,7 +6,7 @@ import { page } from '@registry/shared/contracts/envelope';
 import { tenantUserPageRequest, tenantUserVO, userIdRequest } from '@registry/shared/contracts/user';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { ok, okSchema } from '../../plugins/envelope';
 import type { AccountService } from './account.service';
 
@@ -19,18 +19,21 @@ export function registerAccountRoutes(root: FastifyInstance, deps: { accounts: A
 
   app.post(
     `${base}/page`,
-    { schema: { body: tenantUserPageRequest, response: okSchema(page(tenantUserVO)) }, config },
+    {
+      schema: { body: tenantUserPageRequest, response: okSchema(page(tenantUserVO)) },
+      config: { ...config, audit: NOT_AUDITED.read },
+    },
     async (request) => ok(await accounts.page(requireAuth(request), request.body)),
   );
   app.post(
     `${base}/disable`,
-    { schema: { body: userIdRequest, response: okSchema(z.null()) }, config },
+    { schema: { body: userIdRequest, response: okSchema(z.null()) }, config: { ...config, audit: ['user.disable'] } },
     async (request) =>
       ok(await accounts.setDisabled(requireAuth(request), request.body.userId, true, auditContext(request))),
   );
   app.post(
     `${base}/enable`,
-    { schema: { body: userIdRequest, response: okSchema(z.null()) }, config },
+    { schema: { body: userIdRequest, response: okSchema(z.null()) }, config: { ...config, audit: ['user.enable'] } },
     async (request) =>
       ok(await accounts.setDisabled(requireAuth(request), request.body.userId, false, auditContext(request))),
   );

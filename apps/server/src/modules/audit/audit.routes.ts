@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE } from '@registry/shared/constants';
 import { auditOptionsResponse, auditPageRequest, auditPageResponse } from '@registry/shared/contracts/audit';
 import { PERMISSIONS } from '@registry/shared/permissions';
+import { NOT_AUDITED } from '../../plugins/audit';
 import { requireAuth } from '../../plugins/access';
 import { ok, okSchema } from '../../plugins/envelope';
 import type { AuditService } from './audit.service';
@@ -16,7 +17,7 @@ export function registerAuditRoutes(root: FastifyInstance, deps: { audit: AuditS
     `${base}/page`,
     {
       schema: { body: auditPageRequest, response: okSchema(auditPageResponse) },
-      config: { permission: PERMISSIONS.auditView },
+      config: { permission: PERMISSIONS.auditView, audit: NOT_AUDITED.read },
     },
     async (request) => ok(await deps.audit.page(requireAuth(request), request.body)),
   );

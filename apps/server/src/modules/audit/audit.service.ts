@@ -21,6 +21,7 @@ import {
   type AuditFilter,
   type AuditScope,
 } from './audit.repository';
+import { pageTotal } from '../../lib/page-total';
 
 export type AuditPageQuery = z.output<typeof auditPageRequest>;
 
@@ -51,10 +52,9 @@ export function createAuditService(deps: { db: Db }) {
     const anchorId = q.anchorId ?? (await findNewestEventId(db, scope, filter));
     if (anchorId === null) return { records: [], total: 0, current: q.current, size: q.size, anchorId: null };
     const anchored = { ...filter, maxId: anchorId };
-    const [total, rows] = await Promise.all([
-      countEvents(db, scope, anchored),
-      findEventPage(db, scope, anchored, { offset: (q.current - 1) * q.size, limit: q.size }),
-    ]);
+    const offset = (q.current - 1) * q.size;
+    const rows = await findEventPage(db, scope, anchored, { offset, limit: q.size });
+    const total = await pageTotal({ offset, size: q.size, rows: rows.length }, () => countEvents(db, scope, anchored));
     const [names, definitions] = await Promise.all([
       findEntityNames(db, scope.tenantId, [...rows, ...rows.flatMap(idRefsOf)]),
       findFormDefinitions(db, scope.tenantId, rows.flatMap(formVersionIdsOf)),

@@ -402,7 +402,7 @@ describe('SMS sign-in', () => {
   it('should validate the phone number in Chinese', async () => {
     const res = await t.api({ method: 'GET', url: '/auth/sms', query: { phone: '12345' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json<Body>().message).toBe('手机号：请输入正确的11位手机号');
+    expect(res.json<Body>().message).toBe('手机号：手机号应为11位中国大陆手机号');
   });
 
   it('should write the default provider message to the outbox table', async () => {

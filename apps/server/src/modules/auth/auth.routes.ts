@@ -17,7 +17,7 @@ import {
 } from '@registry/shared/contracts/auth';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { binaryResponse } from '../../plugins/binary';
 import { nullData, ok, okSchema } from '../../plugins/envelope';
 import type { AuthService, ClientInfo } from './auth.service';
@@ -50,6 +50,7 @@ export function registerAuthRoutes(
       config: {
         public: true,
         rateLimit: { max: deps.loginRateLimit.max, timeWindow: deps.loginRateLimit.timeWindow },
+        audit: ['login', 'login.failed'],
       },
     },
     async (request) => ok(await auth.login(request.body, clientInfo(request), auditContext(request)), '登录成功'),
@@ -115,7 +116,10 @@ export function registerAuthRoutes(
 
   app.post(
     `${base}/qr-code/scan`,
-    { schema: { body: qrConfirmRequest, response: okSchema(nullData) }, config: { permission: null } },
+    {
+      schema: { body: qrConfirmRequest, response: okSchema(nullData) },
+      config: { permission: null, audit: NOT_AUDITED.qrScan },
+    },
     async (request) => {
       await auth.qrScan(request.body.key);
       return ok(null);
@@ -124,7 +128,10 @@ export function registerAuthRoutes(
 
   app.post(
     `${base}/qr-code/confirm`,
-    { schema: { body: qrConfirmRequest, response: okSchema(nullData) }, config: { permission: null } },
+    {
+      schema: { body: qrConfirmRequest, response: okSchema(nullData) },
+      config: { permission: null, audit: ['login.qr.confirm'] },
+    },
     async (request) => {
       await auth.qrConfirm(request.body.key, requireAuth(request), auditContext(request));
       return ok(null, '已确认登录');
@@ -133,7 +140,10 @@ export function registerAuthRoutes(
 
   app.post(
     `${base}/logout`,
-    { schema: { response: okSchema(nullData) }, config: { permission: null, initialPassword: true } },
+    {
+      schema: { response: okSchema(nullData) },
+      config: { permission: null, initialPassword: true, audit: ['logout'] },
+    },
     async (request) => {
       await auth.logout(requireAuth(request), auditContext(request));
       return ok(null, '已退出登录');

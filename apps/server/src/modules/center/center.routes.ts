@@ -31,7 +31,7 @@ export function registerCenterRoutes(root: FastifyInstance, deps: { centers: Cen
     base,
     {
       schema: { body: centerCreateRequest, response: okSchema(centerVO) },
-      config: { permission: PERMISSIONS.centerManage },
+      config: { permission: PERMISSIONS.centerManage, audit: ['center.create'] },
     },
     async (request) => ok(await centers.create(requireAuth(request), request.body, auditContext(request))),
   );
@@ -40,7 +40,7 @@ export function registerCenterRoutes(root: FastifyInstance, deps: { centers: Cen
     base,
     {
       schema: { body: centerUpdateRequest, response: okSchema(centerVO) },
-      config: { permission: PERMISSIONS.centerManage },
+      config: { permission: PERMISSIONS.centerManage, audit: ['center.update'] },
     },
     async (request) => ok(await centers.update(requireAuth(request), request.body, auditContext(request))),
   );
@@ -49,7 +49,7 @@ export function registerCenterRoutes(root: FastifyInstance, deps: { centers: Cen
     `${base}/close`,
     {
       schema: { body: centerIdRequest, response: okSchema(centerVO) },
-      config: { permission: PERMISSIONS.centerManage },
+      config: { permission: PERMISSIONS.centerManage, audit: ['center.close'] },
     },
     async (request) =>
       ok(await centers.setStatus(requireAuth(request), request.body.id, 'closed', auditContext(request))),
@@ -59,7 +59,7 @@ export function registerCenterRoutes(root: FastifyInstance, deps: { centers: Cen
     `${base}/reopen`,
     {
       schema: { body: centerIdRequest, response: okSchema(centerVO) },
-      config: { permission: PERMISSIONS.centerManage },
+      config: { permission: PERMISSIONS.centerManage, audit: ['center.reopen'] },
     },
     async (request) =>
       ok(await centers.setStatus(requireAuth(request), request.body.id, 'active', auditContext(request))),

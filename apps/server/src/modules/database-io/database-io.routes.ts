@@ -4,7 +4,7 @@ import { API_BASE } from '@registry/shared/constants';
 import { exportQuery, importResponse } from '@registry/shared/contracts/form-definition';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { binaryResponse } from '../../plugins/binary';
 import { ok, okSchema } from '../../plugins/envelope';
 import { readFilePart, sendDownload } from '../../plugins/file-transfer';
@@ -24,13 +24,13 @@ export function registerDatabaseIoRoutes(root: FastifyInstance, deps: { io: Data
 
   app.post(
     `${base}/import/excel`,
-    { schema: { response: okSchema(importResponse) }, config: designer },
+    { schema: { response: okSchema(importResponse) }, config: { ...designer, audit: NOT_AUDITED.check } },
     async (request) => ok(await io.importExcel(requireAuth(request), await readFilePart(request)), '解析完成'),
   );
 
   app.post(
     `${base}/import/redcap`,
-    { schema: { response: okSchema(importResponse) }, config: designer },
+    { schema: { response: okSchema(importResponse) }, config: { ...designer, audit: NOT_AUDITED.check } },
     async (request) => ok(await io.importRedcap(requireAuth(request), await readFilePart(request)), '解析完成'),
   );
 

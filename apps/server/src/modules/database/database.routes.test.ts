@@ -296,21 +296,20 @@ describe('POST form-definition/publish', () => {
     ]);
     expect((await getDraft(token)).data.latestVersion).toBeNull();
 
-    // A pattern that backtracks for minutes in a JavaScript RegExp on 26 characters: published, and checked at once.
+    // A pattern that backtracks for minutes in a JavaScript RegExp on 26 characters: published, and checked.
     const code = fields[4];
     if (code) code.pattern = { regex: '^a*a*a*a*a*a*a*a*a*a*a*a*$', message: '住院号格式不正确', level: 'hard' };
     const published = await saveAndPublish(token, definition);
     expect(published.statusCode, published.body).toBe(200);
     const version = published.json<Body<VersionSummary>>().data;
-    const started = performance.now();
+    // 41 characters: a backtracking engine would need far longer than the test's timeout, so the call could not return;
+    // RE2 answers in linear time (its speed is measured by the shared pattern tests and the bench, not here).
     const verdict = await check(token, {
       versionId: version.id,
       formKey: 'visit',
-      data: { weight: 60, code: `${'a'.repeat(25)}!` },
+      data: { weight: 60, code: `${'a'.repeat(40)}!` },
       mode: 'draft',
     });
-    // Generous: a backtracking engine needs 10 s and more here.
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(verdict.statusCode, verdict.body).toBe(200);
     expect(verdict.json<Body<RecordCheckResponse>>().data.issues).toEqual([
       expect.objectContaining({ fieldKey: 'code', message: '住院号格式不正确', level: 'hard' }),

@@ -20,7 +20,7 @@ import {
 } from '@registry/shared/contracts/form-definition';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { ok, okSchema } from '../../plugins/envelope';
 import type { DatabaseService } from './database.service';
 
@@ -43,7 +43,7 @@ export function registerDatabaseRoutes(root: FastifyInstance, deps: { database: 
     // a 300-field definition is well under 1 MiB; REDCap imports of ~2,000 fields need more
     {
       schema: { body: draftSaveRequest, response: okSchema(draftSaveResponse) },
-      config: designer,
+      config: { ...designer, audit: ['form_definition.save'] },
       bodyLimit: 8 * 1024 * 1024,
     },
     async (request) => ok(await database.saveDraft(requireAuth(request), request.body, auditContext(request))),
@@ -57,7 +57,10 @@ export function registerDatabaseRoutes(root: FastifyInstance, deps: { database: 
 
   app.post(
     `${base}/publish`,
-    { schema: { body: publishRequest, response: okSchema(publishResponse) }, config: designer },
+    {
+      schema: { body: publishRequest, response: okSchema(publishResponse) },
+      config: { ...designer, audit: ['form_definition.publish'] },
+    },
     async (request) => ok(await database.publish(requireAuth(request), request.body, auditContext(request))),
   );
 
@@ -75,7 +78,10 @@ export function registerDatabaseRoutes(root: FastifyInstance, deps: { database: 
 
   app.post(
     `${base}/discard-draft`,
-    { schema: { body: discardDraftRequest, response: okSchema(draftResponse) }, config: designer },
+    {
+      schema: { body: discardDraftRequest, response: okSchema(draftResponse) },
+      config: { ...designer, audit: ['form_definition.discard'] },
+    },
     async (request) =>
       ok(await database.discardDraft(requireAuth(request), request.body.revision, auditContext(request))),
   );
@@ -97,7 +103,10 @@ export function registerDatabaseRoutes(root: FastifyInstance, deps: { database: 
 
   app.post(
     `${API_BASE}/form-record/check`,
-    { schema: { body: recordCheckRequest, response: okSchema(recordCheckResponse) }, config: { permission: null } },
+    {
+      schema: { body: recordCheckRequest, response: okSchema(recordCheckResponse) },
+      config: { permission: null, audit: NOT_AUDITED.check },
+    },
     async (request) => ok(await database.checkRecord(requireAuth(request), request.body)),
   );
 }

@@ -1,10 +1,9 @@
 import {
   DICT_IMPORT_HEADERS,
-  DICT_OPTION_CODE_MESSAGE,
-  DICT_OPTION_CODE_PATTERN,
   type DictImportColumn,
   type DictImportError,
 } from '@registry/shared/contracts/dictionary';
+import { DICT_OPTION_CODE } from '@registry/shared/rules';
 import type { FileRow } from './dict-import-file';
 
 export const DICT_IMPORT_MESSAGES = {
@@ -127,8 +126,8 @@ export function planDictImport(
     const code = cell(row, 'code');
     const label = cell(row, 'label');
     if (code === '') error('code', null, M.codeRequired);
-    else if (code.length > 64) error('code', code, M.codeTooLong);
-    else if (!DICT_OPTION_CODE_PATTERN.test(code)) error('code', code, DICT_OPTION_CODE_MESSAGE);
+    else if (code.length > DICT_OPTION_CODE.max.max) error('code', code, M.codeTooLong);
+    else if (!DICT_OPTION_CODE.format.pattern.test(code)) error('code', code, DICT_OPTION_CODE.format.message);
     else if (firstRow.has(code)) error('code', code, M.duplicateCode(firstRow.get(code) ?? 0));
     else firstRow.set(code, row.row);
     if (label === '') error('label', null, M.labelRequired);

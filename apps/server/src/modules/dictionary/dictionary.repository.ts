@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle
 import type { Executor } from '../../db/client';
 import { mayBePinyin } from '../../lib/pinyin';
 import { areas, fieldDictOptions, fieldDicts, formDrafts, formVersions } from '../../db/schema';
+import { pageTotal } from '../../lib/page-total';
 
 /** `%` and `_` of a keyword match themselves in ILIKE (the escape character is `\`). */
 export function likePattern(keyword: string): string {
@@ -148,11 +149,6 @@ export async function pageOptions(
   paging: { limit: number; offset: number },
 ) {
   const where = and(...optionConditions(tenantId, filter));
-  const [total] = await db
-    .select({ n: count() })
-    .from(fieldDictOptions)
-    .innerJoin(fieldDicts, eq(fieldDicts.id, fieldDictOptions.dictId))
-    .where(where);
   const records = await db
     .select(optionColumns)
     .from(fieldDictOptions)
@@ -166,7 +162,15 @@ export async function pageOptions(
     )
     .limit(paging.limit)
     .offset(paging.offset);
-  return { total: total?.n ?? 0, records };
+  const total = await pageTotal({ offset: paging.offset, size: paging.limit, rows: records.length }, async () => {
+    const [c] = await db
+      .select({ n: count() })
+      .from(fieldDictOptions)
+      .innerJoin(fieldDicts, eq(fieldDicts.id, fieldDictOptions.dictId))
+      .where(where);
+    return c?.n ?? 0;
+  });
+  return { total, records };
 }
 
 export type OptionRow = Awaited<ReturnType<typeof pageOptions>>['records'][number];
@@ -234,7 +238,6 @@ export async function pageAreas(db: Executor, filter: AreaFilter, paging: { limi
   // no filter at all: the provinces (the cascader's first column)
   if (conditions.length === 0) conditions.push(isNull(areas.parentCode));
   const where = and(...conditions);
-  const [total] = await db.select({ n: count() }).from(areas).where(where);
   const records = await db
     .select({
       code: areas.code,
@@ -250,7 +253,11 @@ export async function pageAreas(db: Executor, filter: AreaFilter, paging: { limi
     .orderBy(asc(areas.code))
     .limit(paging.limit)
     .offset(paging.offset);
-  return { total: total?.n ?? 0, records };
+  const total = await pageTotal({ offset: paging.offset, size: paging.limit, rows: records.length }, async () => {
+    const [c] = await db.select({ n: count() }).from(areas).where(where);
+    return c?.n ?? 0;
+  });
+  return { total, records };
 }
 
 export type AreaRow = Awaited<ReturnType<typeof pageAreas>>['records'][number];

@@ -21,7 +21,7 @@ import {
 } from '@registry/shared/contracts/dictionary';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { ok, okSchema } from '../../plugins/envelope';
 import { readFilePart } from '../../plugins/file-transfer';
 import type { DictionaryService } from './dictionary.service';
@@ -44,17 +44,26 @@ export function registerDictionaryRoutes(root: FastifyInstance, deps: { dictiona
   );
   app.post(
     dictBase,
-    { schema: { body: dictCreateRequest, response: okSchema(dictVO) }, config: write },
+    {
+      schema: { body: dictCreateRequest, response: okSchema(dictVO) },
+      config: { ...write, audit: ['field_dict.create'] },
+    },
     async (request) => ok(await dictionaries.create(requireAuth(request), request.body, auditContext(request))),
   );
   app.put(
     dictBase,
-    { schema: { body: dictUpdateRequest, response: okSchema(dictVO) }, config: write },
+    {
+      schema: { body: dictUpdateRequest, response: okSchema(dictVO) },
+      config: { ...write, audit: ['field_dict.update'] },
+    },
     async (request) => ok(await dictionaries.update(requireAuth(request), request.body, auditContext(request))),
   );
   app.delete(
     dictBase,
-    { schema: { querystring: dictIdQuery, response: okSchema(z.null()) }, config: write },
+    {
+      schema: { querystring: dictIdQuery, response: okSchema(z.null()) },
+      config: { ...write, audit: ['field_dict.delete'] },
+    },
     async (request) => ok(await dictionaries.remove(requireAuth(request), request.query.id, auditContext(request))),
   );
 
@@ -66,7 +75,7 @@ export function registerDictionaryRoutes(root: FastifyInstance, deps: { dictiona
     {
       schema: { querystring: dictImportQuery, response: okSchema(dictImportReport) },
       onRequest: noStore,
-      config: write,
+      config: { ...write, audit: NOT_AUDITED.check },
     },
     async (request) =>
       ok(await dictionaries.importDryRun(requireAuth(request), request.query, await readFilePart(request)), '检查完成'),
@@ -76,7 +85,7 @@ export function registerDictionaryRoutes(root: FastifyInstance, deps: { dictiona
     {
       schema: { querystring: dictImportQuery, response: okSchema(dictImportReport) },
       onRequest: noStore,
-      config: write,
+      config: { ...write, audit: ['field_dict.import'] },
     },
     async (request) =>
       ok(
@@ -92,29 +101,44 @@ export function registerDictionaryRoutes(root: FastifyInstance, deps: { dictiona
 
   app.post(
     `${optionBase}/page`,
-    { schema: { body: dictOptionPageRequest, response: okSchema(dictOptionPageResponse) }, config: read },
+    {
+      schema: { body: dictOptionPageRequest, response: okSchema(dictOptionPageResponse) },
+      config: { ...read, audit: NOT_AUDITED.read },
+    },
     async (request) => ok(await dictionaries.pageOptions(requireAuth(request), request.body)),
   );
   app.post(
     optionBase,
-    { schema: { body: dictOptionCreateRequest, response: okSchema(dictOptionVO) }, config: write },
+    {
+      schema: { body: dictOptionCreateRequest, response: okSchema(dictOptionVO) },
+      config: { ...write, audit: ['field_dict_option.create'] },
+    },
     async (request) => ok(await dictionaries.createOption(requireAuth(request), request.body, auditContext(request))),
   );
   app.put(
     optionBase,
-    { schema: { body: dictOptionUpdateRequest, response: okSchema(dictOptionVO) }, config: write },
+    {
+      schema: { body: dictOptionUpdateRequest, response: okSchema(dictOptionVO) },
+      config: { ...write, audit: ['field_dict_option.update'] },
+    },
     async (request) => ok(await dictionaries.updateOption(requireAuth(request), request.body, auditContext(request))),
   );
   app.delete(
     optionBase,
-    { schema: { querystring: dictOptionIdQuery, response: okSchema(z.null()) }, config: write },
+    {
+      schema: { querystring: dictOptionIdQuery, response: okSchema(z.null()) },
+      config: { ...write, audit: ['field_dict_option.delete'] },
+    },
     async (request) =>
       ok(await dictionaries.removeOption(requireAuth(request), request.query.id, auditContext(request))),
   );
 
   app.post(
     `${API_BASE}/sys-area/page`,
-    { schema: { body: areaPageRequest, response: okSchema(areaPageResponse) }, config: read },
+    {
+      schema: { body: areaPageRequest, response: okSchema(areaPageResponse) },
+      config: { ...read, audit: NOT_AUDITED.read },
+    },
     async (request) => ok(await dictionaries.pageAreas(request.body)),
   );
 }

@@ -44,7 +44,10 @@ export function registerFileRoutes(root: FastifyInstance, deps: { files: FileSer
   for (const url of [`${base}/upload-file`, `${base}/upload`]) {
     app.post(
       url,
-      { schema: { querystring: uploadQuery, response: okSchema(uploadResult) }, config: { permission: null } },
+      {
+        schema: { querystring: uploadQuery, response: okSchema(uploadResult) },
+        config: { permission: null, audit: ['file.upload'] },
+      },
       async (request) => {
         const incoming = await readOne(request);
         const [result] = await files.store(
@@ -61,7 +64,10 @@ export function registerFileRoutes(root: FastifyInstance, deps: { files: FileSer
 
   app.post(
     `${base}/upload-files`,
-    { schema: { querystring: uploadQuery, response: okSchema(z.array(uploadResult)) }, config: { permission: null } },
+    {
+      schema: { querystring: uploadQuery, response: okSchema(z.array(uploadResult)) },
+      config: { permission: null, audit: ['file.upload'] },
+    },
     async (request) => {
       const incoming = await readMany(request);
       return ok(

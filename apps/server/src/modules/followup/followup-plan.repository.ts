@@ -16,6 +16,7 @@ import {
 } from '../../db/schema';
 import { patientScope } from '../../domain/scope/patient-scope.repository';
 import type { ProjectScope } from '../../domain/scope/project-scope';
+import { pageTotal } from '../../lib/page-total';
 
 /**
  * Follow-up plans, visits and assignments, and the set-based writes of task generation (`followup-sync.ts`). The only
@@ -782,11 +783,6 @@ export async function pageAssignments(
         )
       : undefined,
   );
-  const [countRow] = await ex
-    .select({ n: sql<number>`count(*)::int` })
-    .from(followupAssignments)
-    .innerJoin(patients, eq(patients.id, followupAssignments.patientId))
-    .where(where);
   const records = await ex
     .select({
       id: followupAssignments.id,
@@ -811,5 +807,13 @@ export async function pageAssignments(
     .orderBy(desc(followupAssignments.createdAt), asc(patients.seq))
     .limit(q.size)
     .offset((q.current - 1) * q.size);
-  return { records, total: countRow?.n ?? 0 };
+  const total = await pageTotal({ offset: (q.current - 1) * q.size, size: q.size, rows: records.length }, async () => {
+    const [c] = await ex
+      .select({ n: sql<number>`count(*)::int` })
+      .from(followupAssignments)
+      .innerJoin(patients, eq(patients.id, followupAssignments.patientId))
+      .where(where);
+    return c?.n ?? 0;
+  });
+  return { records, total };
 }

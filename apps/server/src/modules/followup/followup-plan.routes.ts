@@ -21,7 +21,7 @@ import {
 } from '@registry/shared/contracts/followup';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { ok, okSchema } from '../../plugins/envelope';
 import type { FollowupPlanService } from './followup-plan.service';
 
@@ -50,43 +50,64 @@ export function registerFollowupPlanRoutes(root: FastifyInstance, deps: { plans:
 
   app.post(
     `${base}/plan`,
-    { schema: { body: planCreateRequest, response: okSchema(planVO) }, config },
+    {
+      schema: { body: planCreateRequest, response: okSchema(planVO) },
+      config: { ...config, audit: ['followup_plan.create'] },
+    },
     async (request) => ok(await plans.create(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.put(
     `${base}/plan`,
-    { schema: { body: planUpdateRequest, response: okSchema(planVO) }, config },
+    {
+      schema: { body: planUpdateRequest, response: okSchema(planVO) },
+      config: { ...config, audit: ['followup_plan.update'] },
+    },
     async (request) => ok(await plans.update(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
     `${base}/plan/activate`,
-    { schema: { body: planIdRequest, response: okSchema(planApplyResponse) }, config },
+    {
+      schema: { body: planIdRequest, response: okSchema(planApplyResponse) },
+      config: { ...config, audit: ['followup_plan.activate'] },
+    },
     async (request) => ok(await plans.activate(requireAuth(request), request.body.id, auditContext(request))),
   );
 
   app.post(
     `${base}/plan/apply`,
-    { schema: { body: planIdRequest, response: okSchema(planApplyResponse) }, config },
+    {
+      schema: { body: planIdRequest, response: okSchema(planApplyResponse) },
+      config: { ...config, audit: ['followup_plan.apply'] },
+    },
     async (request) => ok(await plans.apply(requireAuth(request), request.body.id, auditContext(request))),
   );
 
   app.post(
     `${base}/plan/stop`,
-    { schema: { body: planStopRequest, response: okSchema(countResponse) }, config },
+    {
+      schema: { body: planStopRequest, response: okSchema(countResponse) },
+      config: { ...config, audit: ['followup_plan.stop'] },
+    },
     async (request) => ok(await plans.stop(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
     `${base}/plan/delete`,
-    { schema: { body: planDeleteRequest, response: okSchema(countResponse) }, config },
+    {
+      schema: { body: planDeleteRequest, response: okSchema(countResponse) },
+      config: { ...config, audit: ['followup_plan.delete'] },
+    },
     async (request) => ok(await plans.remove(requireAuth(request), request.body.id, auditContext(request))),
   );
 
   app.delete(
     `${base}/plan`,
-    { schema: { querystring: planDeleteQuery, response: okSchema(countResponse) }, config },
+    {
+      schema: { querystring: planDeleteQuery, response: okSchema(countResponse) },
+      config: { ...config, audit: ['followup_plan.delete'] },
+    },
     async (request) => ok(await plans.remove(requireAuth(request), request.query.id, auditContext(request))),
   );
 
@@ -95,20 +116,26 @@ export function registerFollowupPlanRoutes(root: FastifyInstance, deps: { plans:
     {
       schema: { body: assignmentPageRequest, response: okSchema(assignmentPageResponse) },
       onRequest: noStore,
-      config: list,
+      config: { ...list, audit: NOT_AUDITED.read },
     },
     async (request) => ok(await plans.assignmentPage(requireAuth(request), request.body)),
   );
 
   app.post(
     `${base}/assignment/add`,
-    { schema: { body: assignmentAddRequest, response: okSchema(assignmentAddResponse) }, config },
+    {
+      schema: { body: assignmentAddRequest, response: okSchema(assignmentAddResponse) },
+      config: { ...config, audit: ['followup_assignment.add'] },
+    },
     async (request) => ok(await plans.assignmentAdd(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
     `${base}/assignment/remove`,
-    { schema: { body: assignmentRemoveRequest, response: okSchema(countResponse) }, config },
+    {
+      schema: { body: assignmentRemoveRequest, response: okSchema(countResponse) },
+      config: { ...config, audit: ['followup_assignment.remove'] },
+    },
     async (request) => ok(await plans.assignmentRemove(requireAuth(request), request.body, auditContext(request))),
   );
 }

@@ -16,13 +16,15 @@ import {
 import { patientScope } from '../../domain/scope/patient-scope.repository';
 import { escapeLike } from '../../lib/escape-like';
 import type { ProjectScope } from '../../domain/scope/project-scope';
+import { pageTotal } from '../../lib/page-total';
 
 /**
  * The follow-up worklist and the record of one task (issue 6). A task is visible when its patient is (THE patient
  * scope: tenant, project, the sub-project's cohort, the center rule, not deleted): every read and write here joins
  * the patient. A task's state is computed in SQL from its status, its window and `today` (an Asia/Shanghai calendar
  * date, a bound parameter): due (open, window_start <= today <= window_end), overdue (open, window_end < today),
- * upcoming (open, window_start > today), else its status.
+ * upcoming (open, window_start > today), else its status — the shared `taskState` (followup/schedule.ts) is the
+ * definition; followup-task-state.test.ts holds this SQL (and the plans' overdue count) to it on PostgreSQL.
  */
 
 export type WorklistFilter = {
@@ -164,12 +166,21 @@ export async function pageTasks(
     .orderBy(...orderOf(filter.state))
     .limit(paging.size)
     .offset((paging.current - 1) * paging.size);
-  const [c] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(followupTasks)
-    .innerJoin(patients, and(eq(patients.id, followupTasks.patientId), eq(patients.tenantId, followupTasks.tenantId)))
-    .where(where);
-  return { records, total: c?.n ?? 0 };
+  const total = await pageTotal(
+    { offset: (paging.current - 1) * paging.size, size: paging.size, rows: records.length },
+    async () => {
+      const [c] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(followupTasks)
+        .innerJoin(
+          patients,
+          and(eq(patients.id, followupTasks.patientId), eq(patients.tenantId, followupTasks.tenantId)),
+        )
+        .where(where);
+      return c?.n ?? 0;
+    },
+  );
+  return { records, total };
 }
 
 /** Up to `limit` rows of the worklist in the page's order (the export). */

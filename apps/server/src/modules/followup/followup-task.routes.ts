@@ -27,7 +27,7 @@ import {
 } from '@registry/shared/contracts/followup';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { binaryResponse } from '../../plugins/binary';
 import { ok, okSchema } from '../../plugins/envelope';
 import { sendDownload } from '../../plugins/file-transfer';
@@ -55,25 +55,41 @@ export function registerFollowupTaskRoutes(
 
   app.post(
     `${base}/task/page`,
-    { schema: { body: taskPageRequest, response: okSchema(taskPageResponse) }, ...list },
+    {
+      schema: { body: taskPageRequest, response: okSchema(taskPageResponse) },
+      ...list,
+      config: { ...list.config, audit: ['patient.pii_read'] },
+    },
     async (request) => ok(await tasks.page(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
     `${base}/task/counts`,
-    { schema: { body: taskCountsRequest, response: okSchema(taskCountsResponse) }, ...list },
+    {
+      schema: { body: taskCountsRequest, response: okSchema(taskCountsResponse) },
+      ...list,
+      config: { ...list.config, audit: NOT_AUDITED.read },
+    },
     async (request) => ok(await tasks.counts(requireAuth(request), request.body)),
   );
 
   app.post(
     `${base}/task/assign`,
-    { schema: { body: taskAssignRequest, response: okSchema(taskAssignResponse) }, ...edit },
+    {
+      schema: { body: taskAssignRequest, response: okSchema(taskAssignResponse) },
+      ...edit,
+      config: { ...edit.config, audit: ['followup_task.assign'] },
+    },
     async (request) => ok(await tasks.assign(requireAuth(request), request.body, auditContext(request)), '分配成功'),
   );
 
   app.post(
     `${base}/task/export`,
-    { schema: { body: taskExportRequest, response: binaryResponse }, ...list },
+    {
+      schema: { body: taskExportRequest, response: binaryResponse },
+      ...list,
+      config: { ...list.config, audit: ['followup_task.export'] },
+    },
     async (request, reply) =>
       sendDownload(reply, await tasks.export(requireAuth(request), request.body, auditContext(request))),
   );
@@ -86,40 +102,64 @@ export function registerFollowupTaskRoutes(
 
   app.post(
     `${base}/task/contact`,
-    { schema: { body: contactCreateRequest, response: okSchema(contactCreateResponse) }, ...edit },
+    {
+      schema: { body: contactCreateRequest, response: okSchema(contactCreateResponse) },
+      ...edit,
+      config: { ...edit.config, audit: ['followup_task.contact'] },
+    },
     async (request) => ok(await records.contact(requireAuth(request), request.body, auditContext(request)), '已记录'),
   );
 
   app.post(
     `${base}/task/form/save`,
-    { schema: { body: taskFormSaveRequest, response: okSchema(taskFormSaveResponse) }, ...edit },
+    {
+      schema: { body: taskFormSaveRequest, response: okSchema(taskFormSaveResponse) },
+      ...edit,
+      config: { ...edit.config, audit: ['form_record.create', 'form_record.update', 'form_record.submit'] },
+    },
     async (request) =>
       ok(await records.saveForm(requireAuth(request), request.body, auditContext(request)), '保存成功'),
   );
 
   app.post(
     `${base}/task/complete`,
-    { schema: { body: taskCompleteRequest, response: okSchema(taskActionResponse) }, ...edit },
+    {
+      schema: { body: taskCompleteRequest, response: okSchema(taskActionResponse) },
+      ...edit,
+      config: { ...edit.config, audit: ['followup_task.complete'] },
+    },
     async (request) =>
       ok(await records.complete(requireAuth(request), request.body, auditContext(request)), '随访已完成'),
   );
 
   app.post(
     `${base}/task/reopen`,
-    { schema: { body: taskReopenRequest, response: okSchema(taskActionResponse) }, ...edit },
+    {
+      schema: { body: taskReopenRequest, response: okSchema(taskActionResponse) },
+      ...edit,
+      config: { ...edit.config, audit: ['followup_task.reopen'] },
+    },
     async (request) =>
       ok(await records.reopen(requireAuth(request), request.body, auditContext(request)), '已重新打开'),
   );
 
   app.post(
     `${base}/task/lost`,
-    { schema: { body: taskLostRequest, response: okSchema(taskActionResponse) }, ...edit },
+    {
+      schema: { body: taskLostRequest, response: okSchema(taskActionResponse) },
+      ...edit,
+      config: { ...edit.config, audit: ['followup_task.lost', 'patient.followup_lost'] },
+    },
     async (request) => ok(await records.lost(requireAuth(request), request.body, auditContext(request)), '已标记失访'),
   );
 
   app.post(
     `${base}/patient/death`,
-    { schema: { body: patientDeathRequest, response: okSchema(patientDeathResponse) }, ...edit },
+    {
+      schema: { body: patientDeathRequest, response: okSchema(patientDeathResponse) },
+      ...edit,
+      config: { ...edit.config, audit: ['patient.death', 'followup_task.cancel'] },
+    },
     async (request) => ok(await records.death(requireAuth(request), request.body, auditContext(request)), '已登记死亡'),
   );
 

@@ -19,6 +19,7 @@ import {
 } from '../../db/schema';
 import { patientScope } from '../../domain/scope/patient-scope.repository';
 import type { ProjectScope } from '../../domain/scope/project-scope';
+import { pageTotal } from '../../lib/page-total';
 
 /** A stored record as the writer and the service work with it. */
 export type RecordRow = {
@@ -882,16 +883,19 @@ export async function pageQueries(
       .leftJoin(raisedBy, eq(raisedBy.id, dataQueries.raisedBy))
       .leftJoin(assignedTo, eq(assignedTo.id, dataQueries.assignedTo))
       .leftJoin(answeredBy, eq(answeredBy.id, dataQueries.answeredBy));
-  const [total] = await db
-    .select({ n: count() })
-    .from(dataQueries)
-    .innerJoin(formRecords, eq(formRecords.id, dataQueries.recordId))
-    .innerJoin(patients, and(eq(patients.id, formRecords.patientId), eq(patients.tenantId, formRecords.tenantId)))
-    .where(where);
   const records = await from()
     .where(where)
     .orderBy(desc(dataQueries.raisedAt), desc(dataQueries.id))
     .limit(f.size)
     .offset((f.current - 1) * f.size);
-  return { total: total?.n ?? 0, records };
+  const total = await pageTotal({ offset: (f.current - 1) * f.size, size: f.size, rows: records.length }, async () => {
+    const [c] = await db
+      .select({ n: count() })
+      .from(dataQueries)
+      .innerJoin(formRecords, eq(formRecords.id, dataQueries.recordId))
+      .innerJoin(patients, and(eq(patients.id, formRecords.patientId), eq(patients.tenantId, formRecords.tenantId)))
+      .where(where);
+    return c?.n ?? 0;
+  });
+  return { total, records };
 }

@@ -26,7 +26,7 @@ import {
 } from '@registry/shared/contracts/form-record';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED, type RouteAudit } from '../../plugins/audit';
 import { ok, okSchema } from '../../plugins/envelope';
 import {
   migrationApplyRequest,
@@ -54,7 +54,7 @@ export function registerFormRecordRoutes(
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/form-record`;
   const { records, migration } = deps;
-  const access = (permission: string) => ({ onRequest: noStore, config: { permission } });
+  const access = (permission: string, audit?: RouteAudit) => ({ onRequest: noStore, config: { permission, audit } });
 
   app.get(
     `${base}/patient/:patientId`,
@@ -76,7 +76,10 @@ export function registerFormRecordRoutes(
 
   app.post(
     `${base}/save`,
-    { schema: { body: recordSaveRequest, response: okSchema(recordSaveResponse) }, ...access(PERMISSIONS.patientEdit) },
+    {
+      schema: { body: recordSaveRequest, response: okSchema(recordSaveResponse) },
+      ...access(PERMISSIONS.patientEdit, ['form_record.create', 'form_record.update', 'form_record.submit']),
+    },
     async (request) => ok(await records.save(requireAuth(request), request.body, auditContext(request))),
   );
 
@@ -84,7 +87,7 @@ export function registerFormRecordRoutes(
     `${base}/status`,
     {
       schema: { body: recordStatusRequest, response: okSchema(recordStatusResponse) },
-      ...access(PERMISSIONS.patientList),
+      ...access(PERMISSIONS.patientList, ['form_record.verify', 'form_record.lock', 'form_record.unlock']),
     },
     async (request) => ok(await records.changeStatus(requireAuth(request), request.body, auditContext(request))),
   );
@@ -93,7 +96,7 @@ export function registerFormRecordRoutes(
     base,
     {
       schema: { querystring: recordDeleteQuery, body: recordDeleteBody, response: okSchema(recordDeleteResponse) },
-      ...access(PERMISSIONS.patientEdit),
+      ...access(PERMISSIONS.patientEdit, ['form_record.delete']),
     },
     async (request) =>
       ok(
@@ -116,13 +119,19 @@ export function registerFormRecordRoutes(
 
   app.post(
     `${base}/sdv`,
-    { schema: { body: sdvRequest, response: okSchema(sdvResponse) }, ...access(PERMISSIONS.patientSdv) },
+    {
+      schema: { body: sdvRequest, response: okSchema(sdvResponse) },
+      ...access(PERMISSIONS.patientSdv, ['form_record.sdv']),
+    },
     async (request) => ok(await records.sdv(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
     `${base}/query`,
-    { schema: { body: queryCreateRequest, response: okSchema(queryResponse) }, ...access(PERMISSIONS.patientQuery) },
+    {
+      schema: { body: queryCreateRequest, response: okSchema(queryResponse) },
+      ...access(PERMISSIONS.patientQuery, ['data_query.create']),
+    },
     async (request) => ok(await records.raiseQuery(requireAuth(request), request.body, auditContext(request))),
   );
 
@@ -130,20 +139,26 @@ export function registerFormRecordRoutes(
     `${base}/query/page`,
     {
       schema: { body: queryPageRequest, response: okSchema(queryPageResponse) },
-      ...access(PERMISSIONS.patientList),
+      ...access(PERMISSIONS.patientList, NOT_AUDITED.read),
     },
     async (request) => ok(await records.queryPage(requireAuth(request), request.body)),
   );
 
   app.post(
     `${base}/query/answer`,
-    { schema: { body: queryAnswerRequest, response: okSchema(queryResponse) }, ...access(PERMISSIONS.patientEdit) },
+    {
+      schema: { body: queryAnswerRequest, response: okSchema(queryResponse) },
+      ...access(PERMISSIONS.patientEdit, ['data_query.answer']),
+    },
     async (request) => ok(await records.answerQuery(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
     `${base}/query/close`,
-    { schema: { body: queryCloseRequest, response: okSchema(queryResponse) }, ...access(PERMISSIONS.patientQuery) },
+    {
+      schema: { body: queryCloseRequest, response: okSchema(queryResponse) },
+      ...access(PERMISSIONS.patientQuery, ['data_query.close']),
+    },
     async (request) => ok(await records.closeQuery(requireAuth(request), request.body, auditContext(request))),
   );
 
@@ -151,7 +166,7 @@ export function registerFormRecordRoutes(
     `${base}/migration/preview`,
     {
       schema: { body: migrationPreviewRequest, response: okSchema(migrationPreviewResponse) },
-      ...access(PERMISSIONS.patientEdit),
+      ...access(PERMISSIONS.patientEdit, NOT_AUDITED.read),
     },
     async (request) => ok(await migration.preview(requireAuth(request), request.body)),
   );
@@ -160,7 +175,7 @@ export function registerFormRecordRoutes(
     `${base}/migration/apply`,
     {
       schema: { body: migrationApplyRequest, response: okSchema(migrationApplyResponse) },
-      ...access(PERMISSIONS.patientEdit),
+      ...access(PERMISSIONS.patientEdit, ['form_record.migrate']),
     },
     async (request) => ok(await migration.apply(requireAuth(request), request.body, auditContext(request)), '迁移完成'),
   );

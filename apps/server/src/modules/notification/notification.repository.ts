@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { notifications, projects, users } from '../../db/schema';
+import { pageTotal } from '../../lib/page-total';
 
 /** Whose notifications: always the caller's own (tenant and user from the session). */
 export type NotificationOwner = { tenantId: string; userId: string };
@@ -45,7 +46,6 @@ export async function pageNotifications(
   q: { current: number; size: number; unreadOnly: boolean },
 ) {
   const where = and(ownerCondition(owner), q.unreadOnly ? isNull(notifications.readAt) : undefined);
-  const [total] = await db.select({ n: count() }).from(notifications).where(where);
   const records = await db
     .select({
       id: notifications.id,
@@ -64,7 +64,11 @@ export async function pageNotifications(
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(q.size)
     .offset((q.current - 1) * q.size);
-  return { total: total?.n ?? 0, records };
+  const total = await pageTotal({ offset: (q.current - 1) * q.size, size: q.size, rows: records.length }, async () => {
+    const [c] = await db.select({ n: count() }).from(notifications).where(where);
+    return c?.n ?? 0;
+  });
+  return { total, records };
 }
 
 /** The caller's notifications among `ids` (the others are someone else's or missing). */

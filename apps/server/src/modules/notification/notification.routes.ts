@@ -8,7 +8,7 @@ import {
   unreadCountResponse,
 } from '@registry/shared/contracts/notification';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { ok, okSchema } from '../../plugins/envelope';
 import type { NotificationService } from './notification.service';
 
@@ -28,7 +28,7 @@ export function registerNotificationRoutes(root: FastifyInstance, deps: { notifi
     `${base}/page`,
     {
       schema: { body: notificationPageRequest, response: okSchema(notificationPageResponse) },
-      config: { permission: null },
+      config: { permission: null, audit: NOT_AUDITED.read },
     },
     async (request) => ok(await notifications.page(requireAuth(request), request.body)),
   );
@@ -37,7 +37,7 @@ export function registerNotificationRoutes(root: FastifyInstance, deps: { notifi
     `${base}/read`,
     {
       schema: { body: notificationReadRequest, response: okSchema(unreadCountResponse) },
-      config: { permission: null },
+      config: { permission: null, audit: ['notification.read'] },
     },
     async (request) => ok(await notifications.read(requireAuth(request), request.body, auditContext(request))),
   );

@@ -28,7 +28,7 @@ export function registerPageConfigRoutes(root: FastifyInstance, deps: { pageConf
     base,
     {
       schema: { body: pageConfigSaveRequest, response: okSchema(pageConfigResponse) },
-      config: { permission: null },
+      config: { permission: null, audit: ['page_config.save'] },
     },
     async (request) =>
       ok(
@@ -40,7 +40,7 @@ export function registerPageConfigRoutes(root: FastifyInstance, deps: { pageConf
     base,
     {
       schema: { querystring: pageConfigDeleteQuery, response: okSchema(pageConfigResponse) },
-      config: { permission: null },
+      config: { permission: null, audit: ['page_config.delete'] },
     },
     async (request) => ok(await pageConfigs.remove(requireAuth(request), request.query.pageKey, auditContext(request))),
   );

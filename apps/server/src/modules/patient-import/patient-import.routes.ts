@@ -4,7 +4,7 @@ import { API_BASE } from '@registry/shared/constants';
 import { importCommitResponse, importReport } from '@registry/shared/contracts/patient-import';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { binaryResponse } from '../../plugins/binary';
 import { ok, okSchema } from '../../plugins/envelope';
 import { readFilePart, sendDownload } from '../../plugins/file-transfer';
@@ -28,13 +28,21 @@ export function registerPatientImportRoutes(root: FastifyInstance, deps: { impor
 
   app.post(
     `${base}/dry-run`,
-    { schema: { response: okSchema(importReport) }, onRequest: noStore, config: access },
+    {
+      schema: { response: okSchema(importReport) },
+      onRequest: noStore,
+      config: { ...access, audit: NOT_AUDITED.check },
+    },
     async (request) => ok(await imports.dryRun(requireAuth(request), await readFilePart(request)), '检查完成'),
   );
 
   app.post(
     `${base}/commit`,
-    { schema: { response: okSchema(importCommitResponse) }, onRequest: noStore, config: access },
+    {
+      schema: { response: okSchema(importCommitResponse) },
+      onRequest: noStore,
+      config: { ...access, audit: ['patient.import'] },
+    },
     async (request) =>
       ok(await imports.commit(requireAuth(request), await readFilePart(request), auditContext(request)), '导入成功'),
   );

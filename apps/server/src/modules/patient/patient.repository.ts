@@ -203,7 +203,8 @@ export type PatientInsert = typeof patients.$inferInsert;
  * read forwards (desc) or backwards (asc). A page of an indexed sort (`INDEXED_SORTS`) is found either after a
  * position (keyset: the index is entered at the cursor, page 2,000 costs what page 1 costs) or by OFFSET through a
  * deferred join (the ids of the page from an index-only scan, then their rows). The total is exact up to
- * LIST_COUNT_CAP rows and otherwise the planner's estimate: counting a million rows would cost ~100 ms.
+ * LIST_COUNT_CAP rows and otherwise the planner's estimate: counting a million rows would cost ~100 ms; a page by
+ * offset that is not full ends the list and gives the exact total without a count.
  */
 export async function pagePatients(
   db: Executor,
@@ -345,20 +346,25 @@ export async function pagePatients(
   const next: ListPosition | null =
     indexed && last && rows.length === paging.size ? { seq: last.seq, isNull: last.sortIsNull } : null;
 
-  // The total: an index-only count of at most LIST_COUNT_CAP + 1 entries, else the planner's estimate.
-  const { total, exact: totalExact } = await counted(async () => {
-    const cap = paging.countCap ?? LIST_COUNT_CAP;
-    const [c] = await runPrepared(
-      db.select({ n: count() }).from(
-        matching()
-          .limit(cap + 1)
-          .as('capped'),
-      ),
-    );
-    const n = c?.n ?? 0;
-    if (n <= cap) return { total: n, exact: true };
-    return { total: Math.max(cap + 1, await estimateRows(db, matching())), exact: false };
-  });
+  // The total: known from a page by offset that is not full (the list ends on it); else an index-only count of at most
+  // LIST_COUNT_CAP + 1 entries, else the planner's estimate. A page after a position does not know its offset.
+  const offset = (paging.current - 1) * paging.size;
+  const ended = !(indexed && paging.after) && (rows.length > 0 ? rows.length < paging.size : offset === 0);
+  const { total, exact: totalExact } = ended
+    ? { total: offset + rows.length, exact: true }
+    : await counted(async () => {
+        const cap = paging.countCap ?? LIST_COUNT_CAP;
+        const [c] = await runPrepared(
+          db.select({ n: count() }).from(
+            matching()
+              .limit(cap + 1)
+              .as('capped'),
+          ),
+        );
+        const n = c?.n ?? 0;
+        if (n <= cap) return { total: n, exact: true };
+        return { total: Math.max(cap + 1, await estimateRows(db, matching())), exact: false };
+      });
 
   const values = new Map<string, Map<string, Record<string, unknown>>>();
   for (const row of rows) {

@@ -34,7 +34,7 @@ export function registerPatientRoutes(root: FastifyInstance, deps: { patients: P
     {
       schema: { body: patientPageRequest, response: okSchema(patientPageResponse) },
       onRequest: noStore,
-      config: { permission: PERMISSIONS.patientList },
+      config: { permission: PERMISSIONS.patientList, audit: ['patient.pii_read'] },
     },
     async (request) => ok(await patients.page(requireAuth(request), request.body, auditContext(request))),
   );
@@ -54,7 +54,7 @@ export function registerPatientRoutes(root: FastifyInstance, deps: { patients: P
     {
       schema: { body: patientCreateRequest, response: okSchema(patientVO) },
       onRequest: noStore,
-      config: { permission: PERMISSIONS.patientAdd },
+      config: { permission: PERMISSIONS.patientAdd, audit: ['patient.create'] },
     },
     async (request) => ok(await patients.create(requireAuth(request), request.body, auditContext(request))),
   );
@@ -64,7 +64,7 @@ export function registerPatientRoutes(root: FastifyInstance, deps: { patients: P
     {
       schema: { body: patientUpdateRequest, response: okSchema(patientVO) },
       onRequest: noStore,
-      config: { permission: PERMISSIONS.patientEdit },
+      config: { permission: PERMISSIONS.patientEdit, audit: ['patient.update'] },
     },
     async (request) => ok(await patients.update(requireAuth(request), request.body, auditContext(request))),
   );
@@ -74,7 +74,7 @@ export function registerPatientRoutes(root: FastifyInstance, deps: { patients: P
     {
       schema: { querystring: patientDeleteQuery, body: patientDeleteBody, response: okSchema(patientDeleteResponse) },
       onRequest: noStore,
-      config: { permission: PERMISSIONS.patientDelete },
+      config: { permission: PERMISSIONS.patientDelete, audit: ['patient.delete'] },
     },
     async (request) => {
       const reason = request.body.reason ?? request.query.reason;

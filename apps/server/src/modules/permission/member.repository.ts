@@ -4,6 +4,7 @@ import { centers, departments, projectMembers, roles, users } from '../../db/sch
 import { escapeLike } from '../../lib/escape-like';
 import { centerCondition } from '../../domain/scope/project-scope.repository';
 import type { ProjectScope } from '../../domain/scope/project-scope';
+import { pageTotal } from '../../lib/page-total';
 
 export const OWNER_ROLE_CODE = 'project_owner';
 
@@ -55,17 +56,20 @@ export async function pageMembers(
   if (q.roleId) conditions.push(eq(projectMembers.roleId, q.roleId));
   if (q.centerId) conditions.push(eq(projectMembers.centerId, q.centerId));
   const where = and(...conditions);
-  const [total] = await db
-    .select({ n: count() })
-    .from(projectMembers)
-    .innerJoin(users, eq(users.id, projectMembers.userId))
-    .where(where);
   const records = await memberSelect(db)
     .where(where)
     .orderBy(asc(projectMembers.createdAt), asc(users.username))
     .limit(q.size)
     .offset((q.current - 1) * q.size);
-  return { records, total: total?.n ?? 0 };
+  const total = await pageTotal({ offset: (q.current - 1) * q.size, size: q.size, rows: records.length }, async () => {
+    const [c] = await db
+      .select({ n: count() })
+      .from(projectMembers)
+      .innerJoin(users, eq(users.id, projectMembers.userId))
+      .where(where);
+    return c?.n ?? 0;
+  });
+  return { records, total };
 }
 
 export async function findScopedMember(db: Executor, scope: ProjectScope, id: string) {

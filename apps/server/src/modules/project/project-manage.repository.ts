@@ -13,6 +13,7 @@ import {
   tenants,
   users,
 } from '../../db/schema';
+import { pageTotal } from '../../lib/page-total';
 
 export async function findProjectByCode(db: Executor, tenantId: string, code: string) {
   const [row] = await db
@@ -301,17 +302,20 @@ export async function pageManageableJoinRequests(
   if (q.status) conditions.push(eq(joinRequests.status, q.status as 'pending'));
   if (q.projectId) conditions.push(eq(joinRequests.projectId, q.projectId));
   const where = and(...conditions);
-  const [total] = await db
-    .select({ n: count() })
-    .from(joinRequests)
-    .innerJoin(projects, eq(projects.id, joinRequests.projectId))
-    .where(where);
   const records = await joinRequestSelect(db)
     .where(where)
     .orderBy(desc(joinRequests.createdAt), desc(joinRequests.id))
     .limit(q.size)
     .offset((q.current - 1) * q.size);
-  return { records, total: total?.n ?? 0 };
+  const total = await pageTotal({ offset: (q.current - 1) * q.size, size: q.size, rows: records.length }, async () => {
+    const [c] = await db
+      .select({ n: count() })
+      .from(joinRequests)
+      .innerJoin(projects, eq(projects.id, joinRequests.projectId))
+      .where(where);
+    return c?.n ?? 0;
+  });
+  return { records, total };
 }
 
 /** The project's active centers (default first, then by code). */

@@ -29,7 +29,7 @@ import {
 } from '@registry/shared/contracts/project';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { ok, okSchema } from '../../plugins/envelope';
 import type { ProjectManageService } from './project-manage.service';
 
@@ -44,19 +44,28 @@ export function registerProjectManageRoutes(root: FastifyInstance, deps: { manag
 
   app.post(
     base,
-    { schema: { body: projectCreateRequest, response: okSchema(projectVO) }, config: { permission: null } },
+    {
+      schema: { body: projectCreateRequest, response: okSchema(projectVO) },
+      config: { permission: null, audit: ['project.create'] },
+    },
     async (request) => ok(await manage.create(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.put(
     base,
-    { schema: { body: projectUpdateRequest, response: okSchema(projectVO) }, config: { permission: null } },
+    {
+      schema: { body: projectUpdateRequest, response: okSchema(projectVO) },
+      config: { permission: null, audit: ['project.update'] },
+    },
     async (request) => ok(await manage.update(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
     `${base}/status`,
-    { schema: { body: projectStatusRequest, response: okSchema(projectVO) }, config: { permission: null } },
+    {
+      schema: { body: projectStatusRequest, response: okSchema(projectVO) },
+      config: { permission: null, audit: ['project.archive', 'project.restore', 'project.status'] },
+    },
     async (request) => ok(await manage.changeStatus(requireAuth(request), request.body, auditContext(request))),
   );
 
@@ -64,7 +73,7 @@ export function registerProjectManageRoutes(root: FastifyInstance, deps: { manag
     `${base}/search4join`,
     {
       schema: { body: searchForJoinRequest, response: okSchema(searchForJoinResponse) },
-      config: { permission: PERMISSIONS.projectList },
+      config: { permission: PERMISSIONS.projectList, audit: NOT_AUDITED.read },
     },
     async (request) => ok(await manage.searchForJoin(requireAuth(request), request.body.keyword)),
   );
@@ -73,7 +82,7 @@ export function registerProjectManageRoutes(root: FastifyInstance, deps: { manag
     `${base}/join-request`,
     {
       schema: { body: joinRequestCreate, response: okSchema(joinRequestVO) },
-      config: { permission: PERMISSIONS.projectList },
+      config: { permission: PERMISSIONS.projectList, audit: ['join-request.create'] },
     },
     async (request) => ok(await manage.requestJoin(requireAuth(request), request.body, auditContext(request))),
   );
@@ -88,14 +97,17 @@ export function registerProjectManageRoutes(root: FastifyInstance, deps: { manag
     `${base}/join-request/page`,
     {
       schema: { body: joinRequestPageRequest, response: okSchema(page(joinRequestVO)) },
-      config: { permission: null },
+      config: { permission: null, audit: NOT_AUDITED.read },
     },
     async (request) => ok(await manage.pageJoinRequests(requireAuth(request), request.body)),
   );
 
   app.post(
     `${base}/join-request/approve`,
-    { schema: { body: joinRequestApprove, response: okSchema(joinRequestVO) }, config: { permission: null } },
+    {
+      schema: { body: joinRequestApprove, response: okSchema(joinRequestVO) },
+      config: { permission: null, audit: ['join-request.approve'] },
+    },
     async (request) => ok(await manage.approve(requireAuth(request), request.body, auditContext(request))),
   );
 
@@ -110,7 +122,10 @@ export function registerProjectManageRoutes(root: FastifyInstance, deps: { manag
 
   app.post(
     `${base}/join-request/refuse`,
-    { schema: { body: joinRequestRefuse, response: okSchema(joinRequestVO) }, config: { permission: null } },
+    {
+      schema: { body: joinRequestRefuse, response: okSchema(joinRequestVO) },
+      config: { permission: null, audit: ['join-request.refuse'] },
+    },
     async (request) => ok(await manage.refuse(requireAuth(request), request.body, auditContext(request))),
   );
 
@@ -127,7 +142,7 @@ export function registerProjectManageRoutes(root: FastifyInstance, deps: { manag
     `${base}/org`,
     {
       schema: { body: organisationCreateRequest, response: okSchema(organisationOption) },
-      config: { permission: PERMISSIONS.centerManage },
+      config: { permission: PERMISSIONS.centerManage, audit: ['organisation.create'] },
     },
     async (request) => ok(await manage.addOrganisation(requireAuth(request), request.body.name, auditContext(request))),
   );

@@ -11,7 +11,7 @@ import {
 } from '@registry/shared/contracts/project';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
-import { auditContext } from '../../plugins/audit';
+import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { ok, okSchema } from '../../plugins/envelope';
 import type { ProjectService } from './project.service';
 
@@ -24,7 +24,7 @@ export function registerProjectRoutes(root: FastifyInstance, deps: { projects: P
     `${base}/list`,
     {
       schema: { body: projectListRequest, response: okSchema(projectListResponse) },
-      config: { permission: PERMISSIONS.projectList },
+      config: { permission: PERMISSIONS.projectList, audit: NOT_AUDITED.read },
     },
     async (request) => ok(await projects.list(requireAuth(request), 'all', request.body?.keyword)),
   );
@@ -33,7 +33,7 @@ export function registerProjectRoutes(root: FastifyInstance, deps: { projects: P
     `${base}/list/:scope`,
     {
       schema: { params: projectListParams, body: projectListRequest, response: okSchema(projectListResponse) },
-      config: { permission: PERMISSIONS.projectList },
+      config: { permission: PERMISSIONS.projectList, audit: NOT_AUDITED.read },
     },
     async (request) =>
       ok(await projects.list(requireAuth(request), request.params.scope ?? 'all', request.body?.keyword)),

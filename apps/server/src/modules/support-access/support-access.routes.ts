@@ -24,13 +24,19 @@ export function registerSupportAccessRoutes(root: FastifyInstance, deps: { suppo
   );
   app.post(
     base,
-    { schema: { body: supportAccessCreateRequest, response: okSchema(supportAccessListResponse) }, config },
+    {
+      schema: { body: supportAccessCreateRequest, response: okSchema(supportAccessListResponse) },
+      config: { ...config, audit: ['support.grant'] },
+    },
     async (request) =>
       ok(await support.create(requireAuth(request), request.body, auditContext(request)), '已授予支持访问'),
   );
   app.post(
     `${base}/revoke`,
-    { schema: { body: supportAccessRevokeRequest, response: okSchema(supportAccessListResponse) }, config },
+    {
+      schema: { body: supportAccessRevokeRequest, response: okSchema(supportAccessListResponse) },
+      config: { ...config, audit: ['support.revoke'] },
+    },
     async (request) =>
       ok(await support.revoke(requireAuth(request), request.body.id, auditContext(request)), '已撤销支持访问'),
   );

@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { organisations, projects, tenants, users } from '../../db/schema';
 import { escapeLike } from '../../lib/escape-like';
+import { pageTotal } from '../../lib/page-total';
 
 function tenantSelect(db: Executor) {
   return db
@@ -26,13 +27,17 @@ export async function pageTenants(db: Executor, q: { keyword?: string; current: 
     conditions.push(or(ilike(tenants.code, p), ilike(tenants.name, p)));
   }
   const where = and(...conditions);
-  const [total] = await db.select({ n: count() }).from(tenants).where(where);
+  const offset = (q.current - 1) * q.size;
   const records = await tenantSelect(db)
     .where(where)
     .orderBy(desc(tenants.createdAt), tenants.code)
     .limit(q.size)
-    .offset((q.current - 1) * q.size);
-  return { records, total: total?.n ?? 0 };
+    .offset(offset);
+  const total = await pageTotal({ offset, size: q.size, rows: records.length }, async () => {
+    const [c] = await db.select({ n: count() }).from(tenants).where(where);
+    return c?.n ?? 0;
+  });
+  return { records, total };
 }
 
 export async function findTenantRow(db: Executor, id: string) {

@@ -28,7 +28,10 @@ export function registerTenantRoutes(root: FastifyInstance, deps: { tenants: Ten
   );
   app.post(
     base,
-    { schema: { body: tenantCreateRequest, response: okSchema(tenantCreateResponse) }, config },
+    {
+      schema: { body: tenantCreateRequest, response: okSchema(tenantCreateResponse) },
+      config: { ...config, audit: ['tenant.create'] },
+    },
     async (request) => ok(await tenants.create(requireAuth(request), request.body, auditContext(request))),
   );
 }

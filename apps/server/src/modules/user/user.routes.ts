@@ -19,7 +19,10 @@ export function registerUserRoutes(root: FastifyInstance, deps: { users: UserSer
 
   app.put(
     base,
-    { schema: { body: updateUserRequest, response: okSchema(userInfo) }, config: { permission: null } },
+    {
+      schema: { body: updateUserRequest, response: okSchema(userInfo) },
+      config: { permission: null, audit: ['user.update'] },
+    },
     async (request) => ok(await deps.users.updateSelf(requireAuth(request), request.body, auditContext(request))),
   );
 
@@ -27,7 +30,7 @@ export function registerUserRoutes(root: FastifyInstance, deps: { users: UserSer
     `${base}/change-pwd`,
     {
       schema: { body: changePasswordRequest, response: okSchema(nullData) },
-      config: { permission: null, initialPassword: true },
+      config: { permission: null, initialPassword: true, audit: ['user.password.set', 'user.password.change'] },
     },
     async (request) =>
       ok(null, await deps.users.changePassword(requireAuth(request), request.body, auditContext(request))),

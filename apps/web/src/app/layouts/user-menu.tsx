@@ -1,16 +1,6 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { Avatar, Dropdown, Space, type MenuProps } from 'antd';
-import {
-  DownOutlined,
-  FormOutlined,
-  KeyOutlined,
-  HomeOutlined,
-  LogoutOutlined,
-  PictureOutlined,
-  SwapOutlined,
-  UserOutlined,
-  UserSwitchOutlined,
-} from '@ant-design/icons';
+import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { LAYOUT, MESSAGES, SYS_TENANT_CODE } from '@registry/shared/constants';
@@ -31,6 +21,26 @@ const AvatarDialog = lazy(() =>
 );
 const TenantDialog = lazy(() => import('./sys-dialogs').then((m) => ({ default: m.TenantDialog })));
 const FormProjectDialog = lazy(() => import('./sys-dialogs').then((m) => ({ default: m.FormProjectDialog })));
+
+/** An icon of the dropdown, loaded when the dropdown first opens (its menu renders then), not with every page. */
+function lazyIcon(load: () => Promise<{ default: ComponentType }>) {
+  const Icon = lazy(load);
+  return (
+    <Suspense fallback={<span className="anticon" style={{ width: '1em', height: '1em' }} aria-hidden />}>
+      <Icon />
+    </Suspense>
+  );
+}
+
+const ICONS = {
+  tenant: lazyIcon(() => import('@ant-design/icons/es/icons/UserSwitchOutlined')),
+  form: lazyIcon(() => import('@ant-design/icons/es/icons/FormOutlined')),
+  home: lazyIcon(() => import('@ant-design/icons/es/icons/HomeOutlined')),
+  project: lazyIcon(() => import('@ant-design/icons/es/icons/SwapOutlined')),
+  password: lazyIcon(() => import('@ant-design/icons/es/icons/KeyOutlined')),
+  avatar: lazyIcon(() => import('@ant-design/icons/es/icons/PictureOutlined')),
+  logout: lazyIcon(() => import('@ant-design/icons/es/icons/LogoutOutlined')),
+};
 
 export const USER_MENU_LABELS = {
   switchTenant: '切换租户',
@@ -98,22 +108,22 @@ export function UserMenu() {
   const items: MenuProps['items'] = [
     ...(isSys
       ? [
-          { key: 'tenant', icon: <UserSwitchOutlined />, label: USER_MENU_LABELS.switchTenant },
-          { key: 'form', icon: <FormOutlined />, label: USER_MENU_LABELS.configureForm },
-          ...(switched ? [{ key: 'tenant-home', icon: <HomeOutlined />, label: USER_MENU_LABELS.backToSys }] : []),
+          { key: 'tenant', icon: ICONS.tenant, label: USER_MENU_LABELS.switchTenant },
+          { key: 'form', icon: ICONS.form, label: USER_MENU_LABELS.configureForm },
+          ...(switched ? [{ key: 'tenant-home', icon: ICONS.home, label: USER_MENU_LABELS.backToSys }] : []),
         ]
       : []),
     ...(pathname !== '/person/project'
-      ? [{ key: 'project', icon: <SwapOutlined />, label: USER_MENU_LABELS.switchProject }]
+      ? [{ key: 'project', icon: ICONS.project, label: USER_MENU_LABELS.switchProject }]
       : []),
     {
       key: 'password',
-      icon: <KeyOutlined />,
+      icon: ICONS.password,
       label: initPwd ? MESSAGES.setPasswordTitle : MESSAGES.changePasswordTitle,
     },
-    ...(isPersonal ? [{ key: 'avatar', icon: <PictureOutlined />, label: USER_MENU_LABELS.avatar }] : []),
+    ...(isPersonal ? [{ key: 'avatar', icon: ICONS.avatar, label: USER_MENU_LABELS.avatar }] : []),
     { type: 'divider' as const },
-    { key: 'logout', icon: <LogoutOutlined />, label: USER_MENU_LABELS.logout, danger: true },
+    { key: 'logout', icon: ICONS.logout, label: USER_MENU_LABELS.logout, danger: true },
   ];
 
   const onClick: MenuProps['onClick'] = ({ key }) => {

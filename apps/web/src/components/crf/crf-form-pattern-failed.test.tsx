@@ -36,8 +36,8 @@ describe('CrfForm when the pattern engine does not load', () => {
   it('should say so and report a pattern field’s value as not checked instead of skipping the check', async () => {
     const user = userEvent.setup();
     renderWithProviders(<Harness />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('格式校验组件加载失败');
-    await user.type(screen.getByLabelText('编码'), 'abc');
+    await user.type(await screen.findByLabelText('编码'), 'abc');
+    expect(await screen.findByText(/格式校验组件加载失败/)).toHaveAttribute('role', 'alert');
     expect(
       await screen.findByText('「编码」的格式暂无法检查：格式校验组件未加载，请稍候或刷新页面重试'),
     ).toBeInTheDocument();

@@ -46,6 +46,11 @@ describe('CrfForm format patterns (RE2 loaded on demand)', () => {
         ]}
       />,
     );
+    // Shown, not yet worked in: the engine waits (a form only read never loads it).
+    await screen.findByLabelText('编码');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(patternEngineReady()).toBe(false);
+    await user.click(screen.getByLabelText('编码'));
     await waitFor(() => expect(patternEngineReady()).toBe(true));
     // RE2's \s is ASCII white space only (a JavaScript RegExp would accept the no-break space).
     await user.type(screen.getByLabelText('编码'), 'a\u00a0b');

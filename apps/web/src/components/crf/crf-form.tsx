@@ -9,11 +9,12 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { Button, Modal } from 'antd';
+import { Button } from 'antd';
 import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { evaluateForm, validateRecord } from '@registry/shared/forms/record';
 import { formHasPatterns, usePatternEngine } from '../../lib/pattern-engine';
+import { useFeedback } from '../feedback/feedback-context';
 import { pathLabel, removePaths, setKey, topKey } from './crf-paths';
 import { FieldItem } from './field-item';
 
@@ -141,7 +142,8 @@ export function CrfForm({
   lockedFields,
 }: CrfFormProps) {
   const idPrefix = `crf${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
-  const [modal, modalHolder] = Modal.useModal();
+  // The app's modal, whose module loads with the first dialog shown (not antd's Modal hook, which would load with the form).
+  const { modal } = useFeedback();
   const missingCodes = definition.missingCodes;
   const missingCodeSet = useMemo(() => missingCodes.map((c) => c.code), [missingCodes]);
 
@@ -150,10 +152,15 @@ export function CrfForm({
     [form, external, today, missingCodeSet],
   );
   const evaluation = useMemo(() => evaluate(value), [evaluate, value]);
-  // Format patterns run in RE2, loaded on demand: the form renders at once, and its check runs again once the engine is
-  // in (until then a pattern field's value is reported as not checked, never judged by another engine).
+  // Format patterns run in RE2, loaded on demand: when the user first works in a form that has patterns (focus in
+  // it), or when its issues are shown at once (a submit attempt, the server's issues) — not with the page, so a form
+  // only read loads none of it. The form renders at once, and its check runs again once the engine is in (until then a
+  // pattern field's value is reported as not checked, never judged by another engine).
   const hasPatterns = useMemo(() => formHasPatterns(form), [form]);
-  const patternEngine = usePatternEngine(hasPatterns);
+  const [workedIn, setWorkedIn] = useState(false);
+  const patternEngine = usePatternEngine(
+    hasPatterns && (workedIn || showAllIssues || (serverIssues !== undefined && serverIssues.length > 0)),
+  );
   const validation = useMemo(
     () => validateRecord(form, value, { mode, missingCodes: missingCodeSet, external, today }),
     // patternEngine.state: validateRecord reads the engine registered since.
@@ -274,7 +281,7 @@ export function CrfForm({
           </Button>
         </div>
       )}
-      <div className="crf-form">
+      <div className="crf-form" onFocus={hasPatterns && !workedIn ? () => setWorkedIn(true) : undefined}>
         {(complete ? form.fields : form.fields.slice(0, rendered)).map((field) =>
           hidden.has(field.key) ? null : (
             <FieldItem
@@ -293,7 +300,6 @@ export function CrfForm({
           ),
         )}
       </div>
-      {modalHolder}
     </>
   );
 }

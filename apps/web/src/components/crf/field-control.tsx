@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { Checkbox, DatePicker, Input, InputNumber, Radio } from 'antd';
+import { Checkbox, Input, InputNumber, Radio } from 'antd';
+import { LazyDatePicker } from '../lazy-date-picker/lazy-date-picker';
 import dayjs from 'dayjs';
 import type { AnyField, FieldOption } from '@registry/shared/forms/definition';
 import { YES_NO_OPTIONS } from '@registry/shared/forms/field-types';
@@ -10,9 +11,9 @@ const FileField = lazy(() => import('./file-field').then((module) => ({ default:
 const RichTextInput = lazy(() => import('./rich-text-input').then((module) => ({ default: module.RichTextInput })));
 
 /** The value formats of definition.ts for dates. */
-export const DATE_FORMAT = 'YYYY-MM-DD';
+export const DATE_FORMAT = 'YYYY-MM-DD' as const;
 export const DATETIME_FORMAT = 'YYYY-MM-DDTHH:mm';
-const DATETIME_DISPLAY = 'YYYY-MM-DD HH:mm';
+const DATETIME_DISPLAY = 'YYYY-MM-DD HH:mm' as const;
 
 export type FieldControlProps = {
   field: AnyField;
@@ -116,7 +117,7 @@ export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, 
       );
     case 'date':
       return (
-        <DatePicker
+        <LazyDatePicker
           id={id}
           {...aria}
           value={toDayjs(value)}
@@ -128,10 +129,10 @@ export function FieldControl({ field, id, ariaLabel, value, onChange, disabled, 
       );
     case 'datetime':
       return (
-        <DatePicker
+        <LazyDatePicker
           id={id}
           {...aria}
-          showTime={{ format: 'HH:mm' }}
+          showTime
           value={toDayjs(value)}
           format={DATETIME_DISPLAY}
           status={status}

@@ -1,10 +1,15 @@
 import { useState } from 'react';
-import { DatePicker, Select, Space } from 'antd';
+import { Select, Space } from 'antd';
+import { LazyDatePicker } from '../lazy-date-picker/lazy-date-picker';
 import dayjs from 'dayjs';
 
 export type PartialDatePrecision = 'year' | 'month' | 'date';
 
-const FORMATS: Record<PartialDatePrecision, string> = { year: 'YYYY', month: 'YYYY-MM', date: 'YYYY-MM-DD' };
+const FORMATS: Record<PartialDatePrecision, 'YYYY' | 'YYYY-MM' | 'YYYY-MM-DD'> = {
+  year: 'YYYY',
+  month: 'YYYY-MM',
+  date: 'YYYY-MM-DD',
+};
 const PRECISION_OPTIONS = [
   { value: 'year', label: '年' },
   { value: 'month', label: '年月' },
@@ -57,7 +62,8 @@ export function PartialDateInput({ id, ariaLabel, value, onChange, disabled, sta
         disabled={disabled}
         style={{ width: 96 }}
       />
-      <DatePicker
+      <LazyDatePicker
+        key={precision}
         id={id}
         aria-label={ariaLabel}
         picker={precision}

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { Button, Col, DatePicker, Form, Input, Row, Select, Space, Typography } from 'antd';
+import { Button, Col, Form, Input, Row, Select, Space, Typography } from 'antd';
+import { LazyDatePicker } from '../lazy-date-picker/lazy-date-picker';
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { z } from 'zod';
@@ -18,6 +19,7 @@ import {
 } from '@registry/shared/contracts/patient';
 import { applyServerIssues } from '../../lib/form-errors';
 import { ApiError } from '../../lib/request';
+import { afterToday } from '../../lib/today';
 import { useCenters } from './list-centers';
 
 /** The values of the demographics form (dates as dayjs while edited). */
@@ -236,7 +238,7 @@ export function PatientForm(props: PatientFormProps) {
     // Enter in a date picker or a select only confirms it (the picker took the typed date on its own keydown): the
     // browser's implicit submission of the form is cancelled, so a half-filled form is never sent from there.
     const target = event.target as HTMLElement;
-    if (target.closest('.ant-picker, .ant-select')) event.preventDefault();
+    if (target.closest('.ant-picker, .ant-select, .lazy-date-picker')) event.preventDefault();
   };
 
   // Birth date and gender must agree with a valid identity number (the server's rule, checked before sending).
@@ -325,12 +327,12 @@ export function PatientForm(props: PatientFormProps) {
               dependencies={['idNumber']}
               rules={[agreesWithId('birthDate')]}
             >
-              <DatePicker
+              <LazyDatePicker
                 aria-label="出生日期"
                 style={{ width: '100%' }}
                 disabled={masked}
                 placeholder={masked ? (patient?.birthDate ?? 'YYYY-MM-DD') : 'YYYY-MM-DD'}
-                disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+                disabledDate={afterToday}
               />
             </Form.Item>
           </Col>
@@ -374,7 +376,7 @@ export function PatientForm(props: PatientFormProps) {
           </Col>
           <Col xs={24} md={12} xl={8}>
             <Form.Item name="enrolDate" label="入组日期">
-              <DatePicker aria-label="入组日期" style={{ width: '100%' }} placeholder="YYYY-MM-DD" />
+              <LazyDatePicker aria-label="入组日期" style={{ width: '100%' }} placeholder="YYYY-MM-DD" />
             </Form.Item>
           </Col>
           <Col xs={24} md={12} xl={8}>

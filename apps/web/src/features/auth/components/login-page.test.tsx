@@ -135,7 +135,7 @@ describe('LoginPage', () => {
     await user.click(await screen.findByRole('tab', { name: '短信登录' }));
     await user.type(screen.getByLabelText('手机号'), '123');
     await user.click(screen.getByRole('button', { name: '获取验证码' }));
-    expect(await screen.findByText('请输入正确的11位手机号')).toBeInTheDocument();
+    expect(await screen.findByText('手机号应为11位中国大陆手机号')).toBeInTheDocument();
     expect(phone).toBeNull();
     await user.clear(screen.getByLabelText('手机号'));
     await user.type(screen.getByLabelText('手机号'), '13800138000');

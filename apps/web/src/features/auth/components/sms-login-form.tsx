@@ -1,6 +1,7 @@
 import { Button, Form, Input } from 'antd';
 import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
 import type { LoginResponse } from '@registry/shared/contracts/auth';
+import { MOBILE_PHONE, SMS_CODE } from '@registry/shared/rules';
 import { toast } from '../../../lib/toast';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { useLogin } from '../api/login';
@@ -39,26 +40,12 @@ export function SmsLoginForm({ onSignedIn }: { onSignedIn: (result: LoginRespons
         void submit(values).catch((error: unknown) => applyServerIssues(form, error, ['phone', 'smsCode']))
       }
     >
-      <Form.Item
-        name="phone"
-        label="手机号"
-        rules={[
-          { required: true, message: '请输入手机号' },
-          { pattern: /^1\d{10}$/, message: '请输入正确的11位手机号' },
-        ]}
-      >
+      <Form.Item name="phone" label="手机号" rules={[{ required: true, message: '请输入手机号' }, MOBILE_PHONE]}>
         <Input prefix={<MobileOutlined />} placeholder="请输入手机号" maxLength={11} autoComplete="tel" />
       </Form.Item>
       <Form.Item label="短信验证码" required>
         <div style={{ display: 'flex', gap: 8 }}>
-          <Form.Item
-            name="smsCode"
-            noStyle
-            rules={[
-              { required: true, message: '请输入短信验证码' },
-              { pattern: /^\d{6}$/, message: '请输入6位短信验证码' },
-            ]}
-          >
+          <Form.Item name="smsCode" noStyle rules={[{ required: true, message: '请输入短信验证码' }, SMS_CODE]}>
             <Input
               prefix={<SafetyOutlined />}
               placeholder="6位验证码"

@@ -3,6 +3,7 @@ import { Button, Divider, Form, Input, Modal, Select, Space } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { MESSAGES } from '@registry/shared/constants';
 import type { CenterVO } from '@registry/shared/contracts/center';
+import { CENTER_CODE } from '@registry/shared/rules';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { toast } from '../../../lib/toast';
 import { useCreateCenter } from '../api/create-center';
@@ -131,11 +132,7 @@ export function CenterFormDialog({
         <Form.Item
           name="code"
           label="中心编号"
-          rules={[
-            { required: true, whitespace: true, message: '请输入中心编号' },
-            { max: 32, message: '中心编号不能超过32个字符' },
-            { pattern: /^[A-Za-z0-9][A-Za-z0-9_-]*$/, message: '编号只能包含字母、数字、下划线和短横线' },
-          ]}
+          rules={[{ required: true, whitespace: true, message: '请输入中心编号' }, CENTER_CODE.max, CENTER_CODE.format]}
         >
           <Input placeholder="例如：C02" />
         </Form.Item>

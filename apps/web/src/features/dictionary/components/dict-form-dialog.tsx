@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Form, Input, Modal } from 'antd';
 import type { DictVO } from '@registry/shared/contracts/dictionary';
+import { DICT_CODE } from '@registry/shared/rules';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { ApiError } from '../../../lib/request';
 import { withSuccessToast } from '../../../lib/toast';
@@ -64,11 +65,7 @@ export function DictFormDialog({
           name="code"
           label="字典编码"
           extra={dict ? '编码创建后不能修改' : '表单的字典字段按编码引用，例如 nyha_class'}
-          rules={[
-            { required: true, whitespace: true, message: '请输入字典编码' },
-            { max: 64, message: '字典编码不能超过64个字符' },
-            { pattern: /^[a-z][a-z0-9_]*$/, message: '字典编码须以小写字母开头，只能包含小写字母、数字和下划线' },
-          ]}
+          rules={[{ required: true, whitespace: true, message: '请输入字典编码' }, DICT_CODE.max, DICT_CODE.format]}
         >
           <Input disabled={Boolean(dict)} placeholder="例如：nyha_class" />
         </Form.Item>

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Form, Input, InputNumber, Modal } from 'antd';
 import type { DictOptionVO, DictVO } from '@registry/shared/contracts/dictionary';
+import { DICT_OPTION_CODE } from '@registry/shared/rules';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { ApiError } from '../../../lib/request';
 import { withSuccessToast } from '../../../lib/toast';
@@ -9,7 +10,6 @@ import { useUpdateDictOption } from '../api/update-dict-option';
 
 type Values = { code: string; label: string; parentCode?: string; sort?: number | null };
 const FIELDS = ['code', 'label', 'parentCode', 'sort'] as const;
-const CODE_PATTERN = /^[A-Za-z0-9_.-]+$/;
 
 /** 新增选项 / 编辑选项 of an own list: code (stable once created), name, parent code, sort order. */
 export function DictOptionFormDialog({
@@ -76,8 +76,8 @@ export function DictOptionFormDialog({
           extra={option ? '编码是录入数据中保存的值，创建后不能修改' : '录入数据中保存的值'}
           rules={[
             { required: true, whitespace: true, message: '请输入选项编码' },
-            { max: 64, message: '选项编码不能超过64个字符' },
-            { pattern: CODE_PATTERN, message: '选项编码只能包含字母、数字、下划线、点和短横线' },
+            DICT_OPTION_CODE.max,
+            DICT_OPTION_CODE.format,
           ]}
         >
           <Input disabled={Boolean(option)} />
@@ -96,7 +96,7 @@ export function DictOptionFormDialog({
           name="parentCode"
           label="上级编码"
           extra="分级字典填写上级选项的编码，否则留空"
-          rules={[{ pattern: CODE_PATTERN, message: '选项编码只能包含字母、数字、下划线、点和短横线' }]}
+          rules={[DICT_OPTION_CODE.max, DICT_OPTION_CODE.format]}
         >
           <Input disabled={Boolean(option)} />
         </Form.Item>

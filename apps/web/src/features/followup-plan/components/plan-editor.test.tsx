@@ -173,7 +173,7 @@ describe('relative plan editor', { timeout: 120_000 }, () => {
     renderRelative(`/manage/followup/config?id=${PLAN_ID}`);
     fireEvent.change(await screen.findByLabelText('计划名称', {}, SLOW), { target: { value: '我的修改' } });
     await user.click(screen.getByRole('button', { name: /保\s*存/ }));
-    await user.click(await screen.findByRole('button', { name: '重新加载' }));
+    await user.click(await screen.findByRole('button', { name: '重新加载' }, SLOW));
     await waitFor(() => expect(screen.getByLabelText('计划名称')).toHaveValue('他人修改后的名称'));
     expect(reads).toBe(2);
   });

@@ -1,4 +1,5 @@
-import { Button, DatePicker, Form, Input, Radio, Select } from 'antd';
+import { Button, Form, Input, Radio, Select } from 'antd';
+import { LazyDatePicker } from '../../../components/lazy-date-picker/lazy-date-picker';
 import dayjs, { type Dayjs } from 'dayjs';
 import {
   CONTACT_METHOD_LABELS,
@@ -10,6 +11,7 @@ import {
 } from '@registry/shared/contracts/followup-codes';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { toast } from '../../../lib/toast';
+import { afterToday } from '../../../lib/today';
 import { useAddContact } from '../api/add-contact';
 
 type Values = { contactedAt: Dayjs; method: ContactMethod; outcome?: ContactOutcome; note?: string };
@@ -62,11 +64,11 @@ export function ContactForm({ taskId, defaultMethod, onAdded }: ContactFormProps
             },
           ]}
         >
-          <DatePicker
+          <LazyDatePicker
             aria-label="联系时间"
-            showTime={{ format: 'HH:mm' }}
+            showTime
             format="YYYY-MM-DD HH:mm"
-            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            disabledDate={afterToday}
             allowClear={false}
           />
         </Form.Item>

@@ -2,6 +2,7 @@ import { DatePicker, Form, Input, Modal, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { withSuccessToast } from '../../../lib/toast';
+import { afterToday } from '../../../lib/today';
 import { recordDeath } from '../api/record-death';
 
 type Values = { deathDate: Dayjs; cause: string };
@@ -55,9 +56,7 @@ export function DeathDialog({
         <Form.Item name="deathDate" label="死亡日期" rules={[{ required: true, message: '请输入死亡日期' }]}>
           <DatePicker
             aria-label="死亡日期"
-            disabledDate={(d) =>
-              d.isAfter(dayjs(), 'day') || (birthDate !== null && d.isBefore(dayjs(birthDate), 'day'))
-            }
+            disabledDate={(d) => afterToday(d) || (birthDate !== null && d.isBefore(dayjs(birthDate), 'day'))}
           />
         </Form.Item>
         <Form.Item

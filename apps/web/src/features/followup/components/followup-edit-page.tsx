@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Button, Card, Col, Row, Spin, Typography } from 'antd';
 import { LazyResult } from '../../../components/lazy-result/lazy-result';
 import type { Dayjs } from 'dayjs';
@@ -17,12 +17,14 @@ import { followupKeys } from '../api/keys';
 import { today as todayOf } from '../hooks/worklist-query';
 import { ContactForm } from './contact-form';
 import { ContactTimeline } from './contact-timeline';
-import { DeathDialog } from './death-dialog';
 import { OtherTasks } from './other-tasks';
 import { TaskActions } from './task-actions';
 import { TaskForms } from './task-forms';
 import { TaskHeader } from './task-header';
 import './followup.css';
+
+/** The dialogs (antd's Modal, the date picker) load when first opened, not with the page (quality P7). */
+const DeathDialog = lazy(() => import('./death-dialog').then((module) => ({ default: module.DeathDialog })));
 
 /** Another path, or another task on this page. */
 const leavesTask: LeaveTest = (current, next) =>
@@ -84,17 +86,19 @@ function TaskRecord({ detail, reload }: { detail: TaskDetailVO; reload: () => Pr
         </Card>
       </Col>
       {death && (
-        <DeathDialog
-          patientId={patient.id}
-          patientLabel={`${patient.patientNo} ${patient.name}`}
-          birthDate={isMaskedValue(patient.birthDate) ? null : patient.birthDate}
-          defaultDate={death}
-          onClose={() => setDeath(null)}
-          onRecorded={() => {
-            setDeath(null);
-            void reload();
-          }}
-        />
+        <Suspense fallback={null}>
+          <DeathDialog
+            patientId={patient.id}
+            patientLabel={`${patient.patientNo} ${patient.name}`}
+            birthDate={isMaskedValue(patient.birthDate) ? null : patient.birthDate}
+            defaultDate={death}
+            onClose={() => setDeath(null)}
+            onRecorded={() => {
+              setDeath(null);
+              void reload();
+            }}
+          />
+        </Suspense>
       )}
     </Row>
   );

@@ -1,12 +1,14 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Alert, Button, Space } from 'antd';
 import { CheckOutlined, RollbackOutlined, StopOutlined } from '@ant-design/icons';
 import type { TaskListItem } from '@registry/shared/contracts/followup';
 import { ApiError } from '../../../lib/request';
 import { toast } from '../../../lib/toast';
 import { completeTask } from '../api/complete-task';
-import { LostDialog } from './lost-dialog';
-import { ReopenDialog } from './reopen-dialog';
+
+/** The dialogs load when first opened, not with the page (quality P7). */
+const LostDialog = lazy(() => import('./lost-dialog').then((module) => ({ default: module.LostDialog })));
+const ReopenDialog = lazy(() => import('./reopen-dialog').then((module) => ({ default: module.ReopenDialog })));
 
 export type TaskActionsProps = {
   task: TaskListItem;
@@ -70,8 +72,10 @@ export function TaskActions({ task, canEdit, onChanged }: TaskActionsProps) {
           </Button>
         )}
       </Space>
-      {dialog === 'lost' && <LostDialog taskId={task.id} onClose={() => setDialog(null)} onDone={done} />}
-      {dialog === 'reopen' && <ReopenDialog taskId={task.id} onClose={() => setDialog(null)} onDone={done} />}
+      <Suspense fallback={null}>
+        {dialog === 'lost' && <LostDialog taskId={task.id} onClose={() => setDialog(null)} onDone={done} />}
+        {dialog === 'reopen' && <ReopenDialog taskId={task.id} onClose={() => setDialog(null)} onDone={done} />}
+      </Suspense>
     </div>
   );
 }

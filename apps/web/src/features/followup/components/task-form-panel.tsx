@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import { SaveOutlined, SendOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
@@ -18,7 +18,11 @@ import { useMenuStore } from '../../../lib/stores/menu-store';
 import { toast } from '../../../lib/toast';
 import { followupKeys } from '../api/keys';
 import { saveTaskForm } from '../api/save-task-form';
-import { ChangeReasonDialog } from './reason-dialog';
+
+/** Asked once per save of a submitted form; loads when first asked (quality P7). */
+const ChangeReasonDialog = lazy(() =>
+  import('./reason-dialog').then((module) => ({ default: module.ChangeReasonDialog })),
+);
 
 type Data = Record<string, unknown>;
 type TaskRecord = TaskFormVO['record'];
@@ -326,12 +330,14 @@ export function TaskFormPanel({
         readOnly={readOnly}
       />
       {askReason && (
-        <ChangeReasonDialog
-          onDone={(reason) => {
-            setAskReason(false);
-            if (reason) void submitWith(reason);
-          }}
-        />
+        <Suspense fallback={null}>
+          <ChangeReasonDialog
+            onDone={(reason) => {
+              setAskReason(false);
+              if (reason) void submitWith(reason);
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );

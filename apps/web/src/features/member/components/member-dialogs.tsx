@@ -3,6 +3,7 @@ import { Alert, Descriptions, Form, Input, Modal, Segmented, Select, Typography 
 import { MESSAGES } from '@registry/shared/constants';
 import type { MemberAccountResponse, MemberVO } from '@registry/shared/contracts/member';
 import { passwordProblem } from '@registry/shared/password-policy';
+import { MOBILE_PHONE, USERNAME } from '@registry/shared/rules';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { toast } from '../../../lib/toast';
 import { useAddMember } from '../api/add-member';
@@ -147,7 +148,9 @@ export function AddMemberDialog({
               label="用户名"
               rules={[
                 { required: true, whitespace: true, message: '请输入用户名' },
-                { pattern: /^[A-Za-z][A-Za-z0-9_.-]{2,31}$/, message: '用户名为3-32位，以字母开头' },
+                USERNAME.min,
+                USERNAME.max,
+                USERNAME.format,
               ]}
             >
               <Input autoComplete="off" placeholder="登录用，例如：liuna" />
@@ -155,11 +158,7 @@ export function AddMemberDialog({
             <Form.Item name="name" label="姓名" rules={[{ required: true, whitespace: true, message: '请输入姓名' }]}>
               <Input />
             </Form.Item>
-            <Form.Item
-              name="phone"
-              label="手机号"
-              rules={[{ pattern: /^1\d{10}$/, message: '请输入正确的11位手机号' }]}
-            >
+            <Form.Item name="phone" label="手机号" rules={[MOBILE_PHONE]}>
               <Input />
             </Form.Item>
             <Form.Item name="departmentName" label="科室" rules={[{ max: 50, message: '科室名称不能超过50个字符' }]}>

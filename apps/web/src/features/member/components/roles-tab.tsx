@@ -4,6 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { MESSAGES } from '@registry/shared/constants';
 import type { RoleVO } from '@registry/shared/contracts/role';
 import type { ProjectPermissionCode } from '@registry/shared/permissions';
+import { ROLE_CODE } from '@registry/shared/rules';
 import { groupPermissions, permissionLabel } from '../../../config/permission-labels';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { toast, withSuccessToast } from '../../../lib/toast';
@@ -97,11 +98,7 @@ function RoleDialog({ open, role, onClose }: { open: boolean; role: RoleVO | nul
           name="code"
           label="角色编码"
           extra={role ? '角色编码创建后不可修改' : '小写字母开头，可含数字和下划线'}
-          rules={[
-            { required: true, whitespace: true, message: '请输入角色编码' },
-            { pattern: /^[a-z][a-z0-9_]*$/, message: '角色编码只能包含小写字母、数字和下划线，且以字母开头' },
-            { max: 32, message: '角色编码不能超过32个字符' },
-          ]}
+          rules={[{ required: true, whitespace: true, message: '请输入角色编码' }, ROLE_CODE.format, ROLE_CODE.max]}
         >
           <Input placeholder="例如：image_checker" disabled={Boolean(role)} />
         </Form.Item>

@@ -6,6 +6,7 @@ import type { PatientVO } from '@registry/shared/contracts/patient';
 import { PATIENT_GENDER_LABELS, PATIENT_STATUS_LABELS } from '@registry/shared/contracts/patient-codes';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { Permission } from '../../../lib/permission';
+import { todayDayjs } from '../../../lib/today';
 
 // The demographics dialog (the /patient/add form and its zod rules) loads when 编辑基本信息 is first pressed.
 const DemographicsDialog = lazy(() => import('./demographics-dialog').then((m) => ({ default: m.DemographicsDialog })));
@@ -19,7 +20,7 @@ const STATUS_COLORS: Record<PatientVO['status'], string> = {
 };
 
 /** Whole years from the birth date to today; null without a birth date. */
-export function ageOf(birthDate: string | null, today = dayjs()): number | null {
+export function ageOf(birthDate: string | null, today = todayDayjs()): number | null {
   if (!birthDate) return null;
   const birth = dayjs(birthDate);
   return birth.isValid() ? today.diff(birth, 'year') : null;

@@ -11,6 +11,7 @@ import {
   type PatientStatus,
 } from '@registry/shared/contracts/patient-codes';
 import { formatTime } from '../../../lib/format-time';
+import { todayDayjs } from '../../../lib/today';
 import { fieldColumnKey, formatFieldValue, isMissingCode, type ListField } from '../hooks/list-fields';
 
 /** A column of the patient list: what the table shows and what 列设置 offers. */
@@ -58,12 +59,12 @@ function Identified({ value, masked }: { value: string | null; masked: boolean }
 }
 
 /** Whole years from a birth date to today. */
-export function ageOf(birthDate: string, today = dayjs()): number {
+export function ageOf(birthDate: string, today = todayDayjs()): number {
   return today.diff(dayjs(birthDate), 'year');
 }
 
 /** The age as the list shows it: from a birth date masked to its year (`1990-**-**`), approximate (约N岁). */
-export function ageText(birthDate: string, today = dayjs()): string {
+export function ageText(birthDate: string, today = todayDayjs()): string {
   if (isMaskedValue(birthDate)) return `约${today.year() - Number(birthDate.slice(0, 4))}岁`;
   return `${ageOf(birthDate, today)}岁`;
 }

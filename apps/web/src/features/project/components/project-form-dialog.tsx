@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Form, Input, Modal, Select } from 'antd';
 import { MESSAGES } from '@registry/shared/constants';
 import type { ProjectVO } from '@registry/shared/contracts/project';
+import { PROJECT_CODE } from '@registry/shared/rules';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { toast } from '../../../lib/toast';
 import { useCreateProject } from '../api/create-project';
@@ -96,8 +97,8 @@ export function ProjectFormDialog({ open, project, parent, onClose }: ProjectFor
           label={`${noun}编号`}
           rules={[
             { required: true, whitespace: true, message: `请输入${noun}编号` },
-            { max: 32, message: `${noun}编号不能超过32个字符` },
-            { pattern: /^[A-Za-z0-9][A-Za-z0-9_-]*$/, message: '编号只能包含字母、数字、下划线和短横线' },
+            PROJECT_CODE.max,
+            PROJECT_CODE.format,
           ]}
         >
           <Input placeholder="例如：HF-2026" />

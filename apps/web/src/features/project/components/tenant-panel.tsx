@@ -3,6 +3,7 @@ import { Alert, Button, Descriptions, Form, Input, Modal, Table, Tag, Typography
 import { PlusOutlined } from '@ant-design/icons';
 import { MESSAGES } from '@registry/shared/constants';
 import type { TenantCreateResponse, TenantVO } from '@registry/shared/contracts/tenant';
+import { MOBILE_PHONE, TENANT_CODE, USERNAME } from '@registry/shared/rules';
 import { applyServerIssues } from '../../../lib/form-errors';
 import { toast } from '../../../lib/toast';
 import { useCreateTenant } from '../api/create-tenant';
@@ -85,10 +86,9 @@ function CreateTenantDialog({ open, onClose }: { open: boolean; onClose: () => v
             extra="小写字母开头，可含数字、下划线和短横线，创建后用于切换租户"
             rules={[
               { required: true, whitespace: true, message: '请输入租户编码' },
-              {
-                pattern: /^[a-z][a-z0-9_-]{1,31}$/,
-                message: '租户编码为2-32位小写字母、数字、下划线或短横线，且以字母开头',
-              },
+              TENANT_CODE.min,
+              TENANT_CODE.max,
+              TENANT_CODE.format,
             ]}
           >
             <Input placeholder="例如：renji" />
@@ -106,7 +106,9 @@ function CreateTenantDialog({ open, onClose }: { open: boolean; onClose: () => v
             label="管理员用户名"
             rules={[
               { required: true, whitespace: true, message: '请输入管理员用户名' },
-              { pattern: /^[A-Za-z][A-Za-z0-9_.-]{2,31}$/, message: '用户名为3-32位，以字母开头' },
+              USERNAME.min,
+              USERNAME.max,
+              USERNAME.format,
             ]}
           >
             <Input autoComplete="off" />
@@ -118,7 +120,7 @@ function CreateTenantDialog({ open, onClose }: { open: boolean; onClose: () => v
           >
             <Input />
           </Form.Item>
-          <Form.Item name="phone" label="手机号" rules={[{ pattern: /^1\d{10}$/, message: '请输入正确的11位手机号' }]}>
+          <Form.Item name="phone" label="手机号" rules={[MOBILE_PHONE]}>
             <Input />
           </Form.Item>
         </Form>

@@ -1,0 +1,67 @@
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findDrift, landedProblems, manifestName, migrationsDir, schemaFile, scratchDir } from './migrations';
+
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+function scratchCopy(): string {
+  const dir = scratchDir();
+  scratch.push(dir);
+  cpSync(migrationsDir, path.join(dir, 'drizzle'), { recursive: true });
+  return dir;
+}
+
+describe('migrations: schema.ts and drizzle/ agree', () => {
+  it('should find nothing to migrate when drizzle-kit generate runs on schema.ts', async () => {
+    const drift = await findDrift();
+    expect(
+      drift,
+      drift === null
+        ? undefined
+        : `schema.ts and apps/server/drizzle disagree: run \`npm run db:generate\` and commit the migration.\n` +
+            `drizzle-kit would generate:\n${drift.sql || drift.output.slice(-2000)}`,
+    ).toBeNull();
+  });
+
+  it('should report drift with its SQL when the schema has a column the migrations lack', async () => {
+    const dir = scratchCopy();
+    const source = readFileSync(schemaFile, 'utf8');
+    const anchor = "export const patients = pgTable(\n  'patients',\n  {\n";
+    expect(source).toContain(anchor);
+    const broken = path.join(dir, 'schema.ts');
+    writeFileSync(broken, source.replace(anchor, `${anchor}    driftProbe: text('drift_probe'),\n`));
+
+    const drift = await findDrift(broken);
+
+    expect(drift?.sql).toContain('ALTER TABLE "patients" ADD COLUMN "drift_probe" text');
+    // Only the scratch copy received the generated file.
+    expect(landedProblems()).toEqual([]);
+  });
+});
+
+describe('migrations: landed files are never edited', () => {
+  it('should list every .sql file of drizzle/ with its hash in landed.sha256', () => {
+    expect(landedProblems()).toEqual([]);
+  });
+
+  it('should report an edited migration, an unlisted one and a listed one that is gone', () => {
+    const dir = path.join(scratchCopy(), 'drizzle');
+    const edited = '0010_patients.sql';
+    writeFileSync(path.join(dir, edited), `${readFileSync(path.join(dir, edited), 'utf8')}\n-- edited\n`);
+    writeFileSync(path.join(dir, '0999_new.sql'), 'SELECT 1;\n');
+    rmSync(path.join(dir, '0001_sign_in.sql'));
+
+    const problems = landedProblems(dir);
+
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/^0010_patients\.sql was edited after it landed/);
+    expect(problems[1]).toMatch(
+      /^0999_new\.sql is not in landed\.sha256; a new migration adds the line "[0-9a-f]{64} {2}0999_new\.sql"/,
+    );
+    expect(problems[2]).toBe(`0001_sign_in.sql is listed in ${manifestName} but is gone`);
+  });
+});
