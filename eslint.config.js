@@ -4,6 +4,62 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import local from './eslint-rules/index.js';
 
+// The server's boundaries (docs/architecture.md): only repositories (`*.repository.ts`) and src/db touch Drizzle and
+// SQL; a module never imports another module's repository (src/domain holds what several modules share). Tests, test
+// support and the demo-data seeds (`*.seed.ts`, loaders run by main.ts beside src/db/seed.ts) are exempt from the first.
+// Proven by apps/server/test/boundaries.test.ts; the graph between modules is checked by scripts/module-graph.mjs.
+const DRIZZLE_ONLY_IN_REPOSITORIES = [
+  { regex: '^drizzle-orm(/.*)?$', message: 'Drizzle 只在 *.repository.ts 与 src/db 中使用：把查询移到仓储文件。' },
+  {
+    regex: '(^|/)db/schema(\\.ts)?$',
+    message: 'Drizzle 表只在 *.repository.ts 与 src/db 中使用：把查询移到仓储文件。',
+  },
+];
+const REPOSITORY_MESSAGE = '模块不得导入其他模块的仓储：调用它的服务，或把共享查询移到 src/domain。';
+/** From a module: `../<other module>/x.repository` (or a path through `modules/`). */
+const NOT_ANOTHER_MODULES_REPOSITORY = [
+  {
+    regex: '^\\.\\./[^./][^/]*/[^/]+\\.repository(\\.ts)?$|(^|/)modules/[^/]+/[^/]+\\.repository(\\.ts)?$',
+    message: REPOSITORY_MESSAGE,
+  },
+];
+/** From src/domain: no module's repository at all (the domain is what modules share, not a way into one). */
+const NO_MODULES_REPOSITORY = [
+  { regex: '(^|/)modules/[^/]+/[^/]+\\.repository(\\.ts)?$', message: REPOSITORY_MESSAGE },
+];
+const SERVER_TESTS = [
+  'apps/server/src/**/*.test.ts',
+  'apps/server/src/**/*.test-factory.ts',
+  'apps/server/src/**/*.test-support.ts',
+];
+const REPOSITORIES = ['apps/server/src/**/*.repository.ts'];
+const SEEDS = ['apps/server/src/**/*.seed.ts'];
+const restrict = (files, ignores, patterns) => ({
+  files,
+  ignores: [...ignores, ...SERVER_TESTS],
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
+// Each file gets exactly one of these (a later no-restricted-imports would replace an earlier one's patterns).
+const serverBoundaries = [
+  restrict(
+    ['apps/server/src/modules/**/*.ts'],
+    [...REPOSITORIES, ...SEEDS],
+    [...DRIZZLE_ONLY_IN_REPOSITORIES, ...NOT_ANOTHER_MODULES_REPOSITORY],
+  ),
+  restrict(['apps/server/src/modules/**/*.repository.ts', ...SEEDS], [], NOT_ANOTHER_MODULES_REPOSITORY),
+  restrict(['apps/server/src/domain/**/*.ts'], REPOSITORIES, [
+    ...DRIZZLE_ONLY_IN_REPOSITORIES,
+    ...NO_MODULES_REPOSITORY,
+  ]),
+  restrict(['apps/server/src/domain/**/*.repository.ts'], [], NO_MODULES_REPOSITORY),
+  // the rest of the server (app, main, config, lib, plugins): Drizzle only in its repositories and src/db
+  restrict(
+    ['apps/server/src/**/*.ts'],
+    ['apps/server/src/modules/**', 'apps/server/src/domain/**', 'apps/server/src/db/**', ...REPOSITORIES],
+    DRIZZLE_ONLY_IN_REPOSITORIES,
+  ),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -37,4 +93,5 @@ export default tseslint.config(
       'local/no-deep-antd-import': 'error',
     },
   },
+  ...serverBoundaries,
 );

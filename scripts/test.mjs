@@ -154,6 +154,8 @@ const vitest = (name, projects, env = {}) => {
 await lanes(
   [
     ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+    // the server's modules import each other without a cycle (apps/server/test/boundaries.test.ts proves the check)
+    ['module-graph', 'node', ['scripts/module-graph.mjs']],
     ['format', 'npx', ['prettier', '--check', '.']],
   ],
   [['typecheck', 'npm', ['run', 'typecheck']]],

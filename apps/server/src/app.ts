@@ -36,7 +36,7 @@ import { createPageConfigService } from './modules/page-config/page-config.servi
 import { registerFollowupPlanRoutes } from './modules/followup/followup-plan.routes';
 import { createFollowupPlanService } from './modules/followup/followup-plan.service';
 import { registerFormRecordRoutes } from './modules/form-record/form-record.routes';
-import { createDefinitionCache } from './modules/form-record/definition-cache';
+import { createDefinitionCache } from './domain/crf/definition-cache';
 import { createFormRecordService } from './modules/form-record/form-record.service';
 import { createRecordMigrationService } from './modules/form-record/record-migration.service';
 import { createFollowupRecordService } from './modules/followup/followup-record.service';
@@ -78,6 +78,7 @@ import { registerOpenApiRoute } from './plugins/openapi';
 import { genRequestId, registerRequestHeaders, withRedaction } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { configureZodMessages } from './plugins/zod-messages';
+import { patientFollowupSync } from './modules/followup/followup-sync';
 
 export type AppDeps = {
   config: AppConfig;
@@ -187,10 +188,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDictionaryRoutes(app, { dictionaries: createDictionaryService({ db, clock }) });
   registerDatabaseRoutes(app, { database: createDatabaseService({ db, clock }) });
   registerDatabaseIoRoutes(app, { io: createDatabaseIoService({ db, clock }) });
-  const patients = createPatientService({ db, clock, keys: phiKeys });
+  const patients = createPatientService({ db, clock, keys: phiKeys, followup: patientFollowupSync });
   registerPatientRoutes(app, { patients });
   registerPatientImportRoutes(app, {
-    imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files }),
+    imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files, followup: patientFollowupSync }),
   });
   // follow-up (issue 6): plans, assignments, task generation
   registerFollowupPlanRoutes(app, { plans: createFollowupPlanService({ db, clock }) });
@@ -202,7 +203,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? combineNotifiers(createInAppNotifier(), createSmsNotifier({ sms, now: () => clock.now() }))
       : createInAppNotifier());
   const definitions = createDefinitionCache();
-  const formRecords = createFormRecordService({ db, clock, definitions, notifier, patients });
+  const formRecords = createFormRecordService({
+    db,
+    clock,
+    definitions,
+    notifier,
+    patients,
+    followup: patientFollowupSync,
+  });
   const recordMigration = createRecordMigrationService({ db, clock, definitions });
   registerFormRecordRoutes(app, { records: formRecords, migration: recordMigration });
   // follow-up worklist and record (issue 6)

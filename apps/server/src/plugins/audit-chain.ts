@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
+import { chainHeadHash, chainRows } from './audit-chain.repository';
 
 export type AuditChainReport = {
   ok: boolean;
@@ -11,24 +11,15 @@ export type AuditChainReport = {
   brokenLinks?: boolean;
 };
 
-type Row = { id: string; hash: string | null; prev_hash: string | null; expected: string };
-
 /**
  * Recomputes the tenant's audit hash chain (see migration 0006): every event must match its hash, and the links from
  * the chain head must visit every event exactly once.
  */
 export async function verifyAuditChain(db: Executor, tenantId: string | null): Promise<AuditChainReport> {
-  const tenantFilter = tenantId === null ? sql`tenant_id is null` : sql`tenant_id = ${tenantId}`;
-  const result = await db.execute(sql`
-    select id::text as id, hash, prev_hash,
-      audit_event_hash(prev_hash, id, tenant_id, actor_id, at, action, entity_type, entity_id, old_value, new_value,
-        reason, request_id, ip) as expected
-    from audit_events where ${tenantFilter} order by id`);
-  const rows = result.rows as Row[];
+  const rows = await chainRows(db, tenantId);
   const altered = rows.find((r) => r.hash !== r.expected);
-  const head = await db.execute(sql`select hash from audit_chain_heads where tenant_key = ${tenantId ?? '-'}`);
   const byHash = new Map(rows.map((r) => [r.hash, r]));
-  let cursor = (head.rows[0] as { hash?: string } | undefined)?.hash || null;
+  let cursor = await chainHeadHash(db, tenantId);
   let visited = 0;
   while (cursor !== null && visited <= rows.length) {
     const row = byHash.get(cursor);

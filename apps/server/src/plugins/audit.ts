@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { runPrepared, type Executor } from '../db/client';
-import { auditEvents } from '../db/schema';
+import type { Executor } from '../db/client';
+import { insertAuditRow, type AuditRow } from './audit.repository';
 
 export type AuditContext = { actorId: string | null; tenantId: string | null; requestId: string; ip: string | null };
 
@@ -50,14 +50,14 @@ export function auditContext(request: FastifyRequest): AuditContext {
  */
 export async function audit(tx: Executor, ctx: AuditContext, event: AuditEvent, at?: Date): Promise<void> {
   // A prepared statement: every audited call writes one, and the insert's shape never changes.
-  await runPrepared(tx.insert(auditEvents).values(auditRow(ctx, event, at)));
+  await insertAuditRow(tx, auditRow(ctx, event, at));
 }
 
 /**
  * The row `audit` inserts. For a writer that folds its audit event into one statement with the change itself (see
  * `modules/form-record/record-writer.ts`): same columns, same rules.
  */
-export function auditRow(ctx: AuditContext, event: AuditEvent, at?: Date): typeof auditEvents.$inferInsert {
+export function auditRow(ctx: AuditContext, event: AuditEvent, at?: Date): AuditRow {
   return {
     tenantId: event.tenantId !== undefined ? event.tenantId : ctx.tenantId,
     actorId: event.actorId !== undefined ? event.actorId : ctx.actorId,

@@ -1,15 +1,23 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAY_HEADER } from '@registry/shared/access';
 import type { Db, Executor } from '../db/client';
-import { idempotencyKeys } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import { sha256Hex } from '../lib/crypto';
 import { AppError, ERROR_MESSAGES } from '../lib/errors';
 import { decryptPhi, encryptPhi, type PhiKeys } from '../lib/phi-crypto';
 import type { Job } from '../modules/scheduler/job-runner';
 import './fastify-types';
+import {
+  claimKey,
+  findKey,
+  purgeExpiredIdempotencyKeys,
+  releaseKey,
+  storeAnswer,
+  type Claim,
+} from './idempotency.repository';
+
+export { purgeExpiredIdempotencyKeys };
 
 /** How long a stored answer is kept (and a key cannot be reused for another request). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -61,68 +69,11 @@ export function requestHash(request: FastifyRequest): string {
   return sha256Hex(`${request.method}\n${request.url}\n${body}`);
 }
 
-type Claim = { userId: string; tenantId: string; key: string; method: string; route: string; requestHash: string };
-
-/**
- * Takes the key: a new row, or an existing one that expired or whose run was abandoned (its lease passed, same
- * request). One statement, so two requests with one key at the same moment cannot both take it. True when taken.
- */
-async function claimKey(db: Executor, claim: Claim, now: Date): Promise<boolean> {
+/** Takes the key (`claimKey`, one statement) with its lease and expiry from now. True when taken. */
+async function takeKey(db: Executor, claim: Claim, now: Date): Promise<boolean> {
   const lockedUntil = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS);
   const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
-  const rows = await db
-    .insert(idempotencyKeys)
-    .values({ ...claim, createdAt: now, lockedUntil, expiresAt })
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.userId, idempotencyKeys.key],
-      set: {
-        tenantId: claim.tenantId,
-        method: claim.method,
-        route: claim.route,
-        requestHash: claim.requestHash,
-        statusCode: null,
-        contentType: null,
-        response: null,
-        createdAt: now,
-        lockedUntil,
-        expiresAt,
-      },
-      setWhere: or(
-        lt(idempotencyKeys.expiresAt, now),
-        and(
-          isNull(idempotencyKeys.statusCode),
-          lt(idempotencyKeys.lockedUntil, now),
-          eq(idempotencyKeys.requestHash, claim.requestHash),
-        ),
-      ),
-    })
-    .returning({ key: idempotencyKeys.key });
-  return rows.length === 1;
-}
-
-async function findKey(db: Executor, userId: string, key: string) {
-  const [row] = await db
-    .select({
-      requestHash: idempotencyKeys.requestHash,
-      statusCode: idempotencyKeys.statusCode,
-      contentType: idempotencyKeys.contentType,
-      response: idempotencyKeys.response,
-    })
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
-  return row;
-}
-
-const stillRunning = (userId: string, key: string) =>
-  and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key), isNull(idempotencyKeys.statusCode));
-
-/** Deletes expired keys; answers how many. */
-export async function purgeExpiredIdempotencyKeys(db: Executor, now: Date): Promise<number> {
-  const rows = await db
-    .delete(idempotencyKeys)
-    .where(lt(idempotencyKeys.expiresAt, now))
-    .returning({ key: idempotencyKeys.key });
-  return rows.length;
+  return claimKey(db, claim, now, lockedUntil, expiresAt);
 }
 
 export const IDEMPOTENCY_CLEANUP_JOB = 'idempotency-cleanup';
@@ -169,7 +120,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     };
     const deadline = Date.now() + waitMs;
     for (;;) {
-      if (await claimKey(db, claim, clock.now())) {
+      if (await takeKey(db, claim, clock.now())) {
         request.idempotency = { userId, key: header };
         return;
       }
@@ -199,17 +150,14 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     try {
       if (storable) {
         const contentType = reply.getHeader('content-type');
-        await db
-          .update(idempotencyKeys)
-          .set({
-            statusCode: reply.statusCode,
-            contentType: typeof contentType === 'string' ? contentType : null,
-            response: encryptPhi(keys, payload),
-            expiresAt: new Date(clock.now().getTime() + IDEMPOTENCY_TTL_MS),
-          })
-          .where(stillRunning(held.userId, held.key));
+        await storeAnswer(db, held.userId, held.key, {
+          statusCode: reply.statusCode,
+          contentType: typeof contentType === 'string' ? contentType : null,
+          response: encryptPhi(keys, payload),
+          expiresAt: new Date(clock.now().getTime() + IDEMPOTENCY_TTL_MS),
+        });
       } else {
-        await db.delete(idempotencyKeys).where(stillRunning(held.userId, held.key));
+        await releaseKey(db, held.userId, held.key);
       }
     } catch (err) {
       // The answer still goes out; the key stays taken until its lease passes (ADR 0011).

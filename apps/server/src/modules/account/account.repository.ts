@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { departments, users } from '../../db/schema';
-import { escapeLike } from '../project/project-manage.repository';
+import { escapeLike } from '../../lib/escape-like';
 import { pageTotal } from '../../lib/page-total';
 
 /** Shared by every call that creates an account (project members, a tenant's first administrator). */
@@ -48,15 +48,6 @@ export async function insertUser(db: Executor, values: typeof users.$inferInsert
     .values(values)
     .returning({ id: users.id, username: users.username, name: users.name });
   if (!row) throw new Error('user insert returned no row');
-  return row;
-}
-
-export async function findTenantUser(db: Executor, tenantId: string, userId: string) {
-  const [row] = await db
-    .select({ id: users.id, disabled: users.disabled, username: users.username })
-    .from(users)
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
-    .limit(1);
   return row;
 }
 

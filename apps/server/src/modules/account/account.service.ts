@@ -4,9 +4,10 @@ import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext, SessionService } from '../auth/session.service';
-import { MANAGE_MESSAGES as M } from '../project/project-messages';
-import { isUuid } from '../project/project-scope';
-import { findTenantUser, pageTenantUsers, setUserDisabled } from './account.repository';
+import { MANAGE_MESSAGES as M } from '../../domain/messages/project-messages';
+import { isUuid } from '../../domain/scope/project-scope';
+import { pageTenantUsers, setUserDisabled } from './account.repository';
+import { findTenantUser } from '../../domain/users/users.repository';
 
 export type AccountService = ReturnType<typeof createAccountService>;
 

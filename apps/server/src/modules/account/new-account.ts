@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import { generateInitialPassword } from '../../lib/initial-password';
 import { hashPassword } from '../../lib/password';
 import { passwordProblem } from '@registry/shared/password-policy';
-import { MANAGE_MESSAGES as M } from '../project/project-messages';
+import { MANAGE_MESSAGES as M } from '../../domain/messages/project-messages';
 import { findOrCreateDepartment, findUsernameOrPhone, insertUser } from './account.repository';
 
 export type NewAccountInput = {

@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { verifyAuditChain } from '../../plugins/audit-chain';
+import { chainHeadHash, chainRows, chainTenants, type ChainRow } from '../../plugins/audit-chain.repository';
 
 /** Where a tenant's chain first breaks. */
 export type ChainBreak = {
@@ -20,27 +20,8 @@ export type TenantChainResult = {
   firstBreak?: ChainBreak;
 };
 
-type ChainRow = { id: string; at: Date | string; hash: string | null; prev_hash: string | null; expected: string };
-
 const short = (hash: string | null) => (hash ? `${hash.slice(0, 12)}…` : '空');
 const iso = (at: Date | string) => new Date(at).toISOString();
-
-/** Every tenant that has an audit trail (events or a chain head), with its code. */
-async function chainTenants(db: Executor): Promise<{ tenantId: string | null; tenantCode: string | null }[]> {
-  const result = await db.execute(sql`
-    select k.tenant_id::text as tenant_id, t.code as tenant_code
-    from (
-      select distinct tenant_id from audit_events
-      union
-      select case when tenant_key = '-' then null else tenant_key::uuid end from audit_chain_heads
-    ) k
-    left join tenants t on t.id = k.tenant_id
-    order by t.code nulls first, k.tenant_id`);
-  return (result.rows as { tenant_id: string | null; tenant_code: string | null }[]).map((r) => ({
-    tenantId: r.tenant_id,
-    tenantCode: r.tenant_code,
-  }));
-}
 
 /**
  * The first broken link of a chain the verifier found broken: the earliest (by id) of an event whose content no longer
@@ -48,15 +29,8 @@ async function chainTenants(db: Executor): Promise<{ tenantId: string | null; te
  * head pointing at a missing event, or an event the walk never reaches.
  */
 export async function findFirstBreak(db: Executor, tenantId: string | null): Promise<ChainBreak | null> {
-  const tenantFilter = tenantId === null ? sql`tenant_id is null` : sql`tenant_id = ${tenantId}`;
-  const result = await db.execute(sql`
-    select id::text as id, at, hash, prev_hash,
-      audit_event_hash(prev_hash, id, tenant_id, actor_id, at, action, entity_type, entity_id, old_value, new_value,
-        reason, request_id, ip) as expected
-    from audit_events where ${tenantFilter} order by id`);
-  const rows = result.rows as ChainRow[];
-  const head = await db.execute(sql`select hash from audit_chain_heads where tenant_key = ${tenantId ?? '-'}`);
-  const headHash = (head.rows[0] as { hash?: string } | undefined)?.hash || null;
+  const rows = await chainRows(db, tenantId);
+  const headHash = await chainHeadHash(db, tenantId);
   const byHash = new Map(rows.map((r) => [r.hash, r]));
   // who links to a hash: tells an edited content (the next event still points at the stored hash) from a rewritten hash
   const linkedFrom = new Set(rows.map((r) => r.prev_hash));

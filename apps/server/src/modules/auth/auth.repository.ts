@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { captchas, loginAttempts, qrLogins, sessions, smsCodes, smsOutbox, tenants, users } from '../../db/schema';
+import { captchas, loginAttempts, qrLogins, sessions, smsCodes, tenants, users } from '../../db/schema';
 
 export type LoginUser = {
   id: string;
@@ -157,10 +157,6 @@ export async function consumeSmsCode(db: Executor, phone: string, codeHash: stri
     )
     .returning({ id: smsCodes.id });
   return rows.length > 0;
-}
-
-export async function insertSmsOutbox(db: Executor, row: { phone: string; message: string; createdAt: Date }) {
-  await db.insert(smsOutbox).values(row);
 }
 
 export async function insertQrLogin(db: Executor, row: { key: string; expiresAt: Date; createdAt: Date }) {

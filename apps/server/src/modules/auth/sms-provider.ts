@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { maskPhone } from '@registry/shared/phi-mask';
-import { insertSmsOutbox } from './auth.repository';
+import { insertSmsOutbox } from '../../domain/sms/sms-outbox.repository';
 
 /** Sends a text message. A real gateway is an adapter of this; the default only logs and keeps an outbox. */
 export type SmsProvider = { send(phone: string, text: string): Promise<void> };

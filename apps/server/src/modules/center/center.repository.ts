@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { centers, organisations, projectMembers, users } from '../../db/schema';
-import { centerCondition, type ProjectScope } from '../project/project-scope';
+import { centerCondition } from '../../domain/scope/project-scope.repository';
+import type { ProjectScope } from '../../domain/scope/project-scope';
 
 /** The centers of the scope's (root) project that the scope may see: all, or only the member's own center. */
 export async function listCenters(

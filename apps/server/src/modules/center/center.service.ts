@@ -4,8 +4,8 @@ import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { MANAGE_MESSAGES as M } from '../project/project-messages';
-import { isUuid, requireProjectScope, spansAllCenters, type ProjectScope } from '../project/project-scope';
+import { MANAGE_MESSAGES as M } from '../../domain/messages/project-messages';
+import { isUuid, requireProjectScope, spansAllCenters, type ProjectScope } from '../../domain/scope/project-scope';
 import {
   findCenterByCode,
   findOrganisationInTenant,

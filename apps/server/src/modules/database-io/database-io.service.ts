@@ -13,8 +13,8 @@ import {
   loadDraft,
   loadVersion,
   projectInfo,
-} from '../database/database.repository';
-import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
+} from '../../domain/crf/crf-definition.repository';
+import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import { definitionToWorkbook, EXCEL_CONTENT_TYPE, workbookToDefinition } from './excel';
 import { definitionToOdm, ODM_CONTENT_TYPE } from './odm';
 import { redcapToDefinition } from './redcap';

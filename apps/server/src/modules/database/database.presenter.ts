@@ -6,7 +6,7 @@ import type {
 } from '@registry/shared/contracts/form-definition';
 import type { Definition } from '@registry/shared/forms/definition';
 import { countDataFields, listForms } from '@registry/shared/forms/walk';
-import type { DraftRow, VersionRow } from './database.repository';
+import type { DraftRow, VersionRow } from '../../domain/crf/crf-definition.repository';
 
 /** Forms and data fields of a definition (group columns counted, the group itself and layout fields not). */
 export function definitionCounts(definition: Definition): { formCount: number; fieldCount: number } {

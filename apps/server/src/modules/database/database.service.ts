@@ -23,24 +23,26 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
+import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import {
-  availableDictCodes,
   childLatestVersions,
   countRecordsWithData,
+  insertVersion,
+  updateDraft,
+  type DataProbe,
+} from './database.repository';
+import {
+  availableDictCodes,
   dictOptionKey,
   existingDictOptions,
-  insertVersion,
   latestVersion,
   loadDraft,
   loadVersion,
   listVersions,
   projectInfo,
-  updateDraft,
-  type DataProbe,
   type DraftRow,
   type VersionRow,
-} from './database.repository';
+} from '../../domain/crf/crf-definition.repository';
 import {
   definitionCounts,
   presentDraft,

@@ -19,7 +19,7 @@ import { AppError } from '../../lib/errors';
 import { pinyinKey } from '../../lib/pinyin';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { isUuid } from '../project/project-scope';
+import { isUuid } from '../../domain/scope/project-scope';
 import {
   deleteDictRow,
   deleteOptionRow,

@@ -1,5 +1,5 @@
 import type { AssignmentVO, PlanVO, VisitVO } from '@registry/shared/contracts/followup';
-import { maskName } from '../patient/patient.presenter';
+import { maskName } from '@registry/shared/phi-mask';
 import type { PlanCounts, PlanRow, VisitRow, pageAssignments } from './followup-plan.repository';
 
 export function presentVisit(v: VisitRow): VisitVO {

@@ -14,8 +14,8 @@ import {
   projects,
   users,
 } from '../../db/schema';
-import { patientScope } from '../patient/patient.repository';
-import type { ProjectScope } from '../project/project-scope';
+import { patientScope } from '../../domain/scope/patient-scope.repository';
+import type { ProjectScope } from '../../domain/scope/project-scope';
 import { pageTotal } from '../../lib/page-total';
 
 /**

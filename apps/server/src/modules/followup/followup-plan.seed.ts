@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { centers, followupContacts, followupPlans, followupTasks, patients, users } from '../../db/schema';
 import { assignByRule, insertPlanRow, insertVisitRows, type SyncPlan } from './followup-plan.repository';
 import { reconcilePlan } from './followup-sync';
-import { findDemoProject } from '../patient/patient.seed';
+import { findDemoProject } from '../../db/demo-patients';
 
 /**
  * Demo enrolment dates, in days before the seed day, of demo patients nobody has edited yet (row version 1): the

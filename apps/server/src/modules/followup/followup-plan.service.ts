@@ -21,9 +21,9 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { createDefinitionCache } from '../form-record/definition-cache';
-import { latestVersionIds } from '../patient/patient.repository';
-import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
+import { createDefinitionCache } from '../../domain/crf/definition-cache';
+import { latestVersionIds } from '../../domain/crf/crf-definition.repository';
+import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import { presentAssignment, presentPlan } from './followup-plan.presenter';
 import {
   assignmentsOf,

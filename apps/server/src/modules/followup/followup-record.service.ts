@@ -21,12 +21,12 @@ import { AppError } from '../../lib/errors';
 import type { PhiKeys } from '../../lib/phi-crypto';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { createDefinitionCache, type PublishedVersion } from '../form-record/definition-cache';
+import { createDefinitionCache, type PublishedVersion } from '../../domain/crf/definition-cache';
 import type { FormRecordService } from '../form-record/form-record.service';
 import { maskData } from '../form-record/record-data';
-import { latestVersionIds } from '../patient/patient.repository';
+import { latestVersionIds } from '../../domain/crf/crf-definition.repository';
 import { forgetPatientListTotals } from '../patient/patient.service';
-import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
+import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import { presentContact, presentTask, presentTaskPatient, presentVisit } from './followup-task.presenter';
 import {
   closeOpenTasksOfPatient,

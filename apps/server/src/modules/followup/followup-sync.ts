@@ -1,6 +1,7 @@
 import { scheduleVisit, type IsoDate } from '@registry/shared/followup/schedule';
 import type { Executor } from '../../db/client';
 import { audit, type AuditContext } from '../../plugins/audit';
+import type { PatientFollowupSync } from '../../domain/patient-change/followup-sync';
 import { anchorDate, formsRead, ruleMatches, type PatientFacts } from './followup-rule';
 import {
   cancelOpenTasks,
@@ -381,3 +382,9 @@ export function followupReadsForm(
 ): Promise<boolean> {
   return activePlanReadsForm(ex, tenantId, [...new Set(projectIds)], formKey);
 }
+
+/** The follow-up sync as the patient, patient-import and form-record services receive it from `buildApp`. */
+export const patientFollowupSync: PatientFollowupSync = {
+  syncPatient: syncPatientFollowup,
+  readsForm: followupReadsForm,
+};

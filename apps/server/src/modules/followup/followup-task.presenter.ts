@@ -13,7 +13,7 @@ import { PATIENT_GENDER_LABELS, type PatientGender } from '@registry/shared/cont
 import { TASK_STATE_LABELS, type OffsetUnit, type TaskStatus } from '@registry/shared/followup/schedule';
 import { decryptPhi, type PhiKeys } from '../../lib/phi-crypto';
 import { showPatientValue } from '@registry/shared/phi-mask';
-import { maskName, maskPhone } from '../patient/patient.presenter';
+import { maskName, maskPhone } from '@registry/shared/phi-mask';
 import type { ContactRow, TaskDetailRow, TaskListRow } from './followup-task.repository';
 
 /** A timestamp of a raw subquery (text from the driver) or a column (a Date). */

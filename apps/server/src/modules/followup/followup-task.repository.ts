@@ -13,9 +13,9 @@ import {
   projectMembers,
   users,
 } from '../../db/schema';
-import { patientScope } from '../patient/patient.repository';
-import { escapeLike } from '../project/project-manage.repository';
-import type { ProjectScope } from '../project/project-scope';
+import { patientScope } from '../../domain/scope/patient-scope.repository';
+import { escapeLike } from '../../lib/escape-like';
+import type { ProjectScope } from '../../domain/scope/project-scope';
 import { pageTotal } from '../../lib/page-total';
 
 /**

@@ -17,7 +17,7 @@ import type { PhiKeys } from '../../lib/phi-crypto';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
 import { EXCEL_CONTENT_TYPE } from '../database-io/excel';
-import { requireProjectScope, type ProjectScope } from '../project/project-scope';
+import { requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import { presentTask, worklistWorkbook } from './followup-task.presenter';
 import {
   countTasks,

@@ -1,4 +1,4 @@
-import type { PublishedVersion } from './definition-cache';
+import type { PublishedVersion } from '../../domain/crf/definition-cache';
 import type { ContextRecord } from './form-record.repository';
 
 /** Cross-form values: the data of the patient's other non-repeating forms. */

@@ -9,7 +9,7 @@ import {
   type ValueVersionVO,
 } from '@registry/shared/contracts/form-record';
 import type { FormDefinition } from '@registry/shared/forms/definition';
-import type { PublishedVersion } from './definition-cache';
+import type { PublishedVersion } from '../../domain/crf/definition-cache';
 import { showPatientValue } from '@registry/shared/phi-mask';
 import type { QueryListRow, QueryRow, RecordExtras, RecordRow, VersionRowOut } from './form-record.repository';
 import { isPhiPath, maskData, pathLabelOf, phiKeys } from './record-data';

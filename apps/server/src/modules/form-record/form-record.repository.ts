@@ -17,8 +17,8 @@ import {
   sdvMarks,
   users,
 } from '../../db/schema';
-import { patientScope } from '../patient/patient.repository';
-import type { ProjectScope } from '../project/project-scope';
+import { patientScope } from '../../domain/scope/patient-scope.repository';
+import type { ProjectScope } from '../../domain/scope/project-scope';
 import { pageTotal } from '../../lib/page-total';
 
 /** A stored record as the writer and the service work with it. */
@@ -95,6 +95,9 @@ const RETURNING_RECORD = sql.raw(
 );
 
 /** One write of a record change, as `applyRecordWrite` runs it. */
+/** The columns of a form record as written. */
+export type RecordInsert = typeof formRecords.$inferInsert;
+
 export type RecordWriteStatement = {
   record:
     | {
@@ -102,8 +105,9 @@ export type RecordWriteStatement = {
         tenantId: string;
         id: string;
         rowVersion: number;
-        /** Column values, or SQL over the row (e.g. `coalesce` keeping a value already set). */
-        set: { [K in keyof typeof formRecords.$inferInsert]?: (typeof formRecords.$inferInsert)[K] | SQL };
+        set: Partial<RecordInsert>;
+        /** The follow-up task the record is saved from: set unless the row already names one (`coalesce`). */
+        taskIdIfNone?: string;
       }
     | { kind: 'insert'; values: typeof formRecords.$inferInsert & { id: string } };
   /** Who, when, why of every value version, auto query and closing of this write. */
@@ -137,7 +141,13 @@ export async function applyRecordWrite(
     s.record.kind === 'update'
       ? ex
           .update(formRecords)
-          .set({ ...s.record.set, rowVersion: sql`${formRecords.rowVersion} + 1` })
+          .set({
+            ...s.record.set,
+            ...(s.record.taskIdIfNone
+              ? { followupTaskId: sql`coalesce(${formRecords.followupTaskId}, ${s.record.taskIdIfNone}::uuid)` }
+              : {}),
+            rowVersion: sql`${formRecords.rowVersion} + 1`,
+          })
           .where(
             and(
               eq(formRecords.tenantId, s.record.tenantId),

@@ -5,10 +5,10 @@ import type { Db, Executor } from '../../db/client';
 import { formRecords, patients, users } from '../../db/schema';
 import type { AuditContext } from '../../plugins/audit';
 import { shanghaiDate } from '@registry/shared/followup/schedule';
-import { createDefinitionCache, type PublishedVersion } from './definition-cache';
+import { createDefinitionCache, type PublishedVersion } from '../../domain/crf/definition-cache';
 import { insertSdvMarks, latestVersionsOf, type RecordRow } from './form-record.repository';
 import { writeRecord } from './record-writer';
-import { demoPatientIdentities, findDemoProject } from '../patient/patient.seed';
+import { demoPatientIdentities, findDemoProject } from '../../db/demo-patients';
 import { withPatientValues } from './patient-binding';
 
 type Actor = 'entry' | 'entry2' | 'monitor';

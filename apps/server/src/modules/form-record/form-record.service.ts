@@ -25,11 +25,11 @@ import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { existingDictOptions, dictOptionKey } from '../database/database.repository';
+import { existingDictOptions, dictOptionKey } from '../../domain/crf/crf-definition.repository';
 import { dictValuesOf } from '../database/database.service';
 import { shanghaiDate } from '@registry/shared/followup/schedule';
-import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
-import { createDefinitionCache, type DefinitionCache, type PublishedVersion } from './definition-cache';
+import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
+import { createDefinitionCache, type DefinitionCache, type PublishedVersion } from '../../domain/crf/definition-cache';
 import { RECORD_MESSAGES as M } from './form-record.messages';
 import type { NotificationKind } from '@registry/shared/contracts/notification';
 import type { NotificationMessage, Notifier } from '../notification/notifier';
@@ -70,10 +70,10 @@ import { withPatientValues } from './patient-binding';
 import { writeRecord } from './record-writer';
 import { externalOf } from './external-values';
 import { boundFields } from '@registry/shared/forms/binding';
-import type { PatientService } from '../patient/patient.service';
 import { boundInput, type BoundValues } from './patient-binding';
+import type { BoundAttribute } from '@registry/shared/forms/binding';
 import { calcsRead, fieldKeysOf, recomputeCalcs } from './dependent-calcs';
-import { followupReadsForm, syncPatientFollowup } from '../followup/followup-sync';
+import type { PatientFollowupSync } from '../../domain/patient-change/followup-sync';
 
 type SaveInput = z.output<typeof recordSaveRequest>;
 type DetailInput = z.output<typeof recordDetailQuery>;
@@ -125,6 +125,30 @@ export { externalOf };
 
 export type FormRecordService = ReturnType<typeof createFormRecordService>;
 
+/** A planned change of a patient's bound attributes: the values after it. */
+export type BoundUpdatePlan = { readonly next: BoundValues };
+
+/**
+ * The patient module as a record save uses it: the bound attributes' values, a change of them planned and checked as
+ * 编辑患者 checks it (null: nothing changes), then applied in the save's transaction (ADR 0010). `buildApp` passes the
+ * patient service; its plan (the patient module's own) is read for the values it leads to, and handed back.
+ */
+export type BoundPatients = {
+  boundValues(scope: ProjectScope, patientId: string): Promise<BoundValues>;
+  planBoundUpdate(
+    scope: ProjectScope,
+    patientId: string,
+    changes: Partial<Record<BoundAttribute, string | null>>,
+  ): Promise<BoundUpdatePlan | null>;
+  applyBoundUpdate(
+    tx: Executor,
+    scope: ProjectScope,
+    plan: BoundUpdatePlan,
+    ctx: AuditContext,
+    now: Date,
+  ): Promise<void>;
+};
+
 export function createFormRecordService(deps: {
   db: Db;
   clock: Clock;
@@ -132,7 +156,9 @@ export function createFormRecordService(deps: {
   /** Tells the people of a query (issue 12) inside the query's transaction; none = nobody is told. */
   notifier?: Notifier;
   /** The patient record: the one source of the CRF fields bound to it (issue 12). */
-  patients: Pick<PatientService, 'boundValues' | 'planBoundUpdate' | 'applyBoundUpdate'>;
+  patients: BoundPatients;
+  /** The patient's follow-up kept in step with a save of a form it reads (the follow-up module's, from buildApp). */
+  followup: PatientFollowupSync;
 }) {
   const { db, clock } = deps;
   const cache = deps.definitions ?? createDefinitionCache();
@@ -416,7 +442,7 @@ export function createFormRecordService(deps: {
       const now = clock.now();
       // An active follow-up plan reading this form (anchor or rule field): the write and the patient's follow-up
       // sync share a transaction. Otherwise one statement, atomic by itself (see the writer).
-      const followup = await followupReadsForm(
+      const followup = await deps.followup.readsForm(
         db,
         scope.tenantId,
         [ctx.patient.projectId, ...(ctx.patient.subProjectId ? [ctx.patient.subProjectId] : [])],
@@ -489,7 +515,7 @@ export function createFormRecordService(deps: {
               const result = await write(tx);
               await writeDependents(tx);
               if (patientPlan) await deps.patients.applyBoundUpdate(tx, scope, patientPlan, auditCtx, now);
-              else if (followup) await syncPatientFollowup(tx, auditCtx, ctx.patient.id, now);
+              else if (followup) await deps.followup.syncPatient(tx, auditCtx, ctx.patient.id, now);
               return result;
             })
           : await write(db);

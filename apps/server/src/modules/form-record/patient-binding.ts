@@ -7,8 +7,8 @@ import { isMaskedValue, PATIENT_PHI_MASKS, showPatientValue } from '@registry/sh
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { AuditContext } from '../../plugins/audit';
-import type { ProjectScope } from '../project/project-scope';
-import { createDefinitionCache, type PublishedVersion } from './definition-cache';
+import type { ProjectScope } from '../../domain/scope/project-scope';
+import { createDefinitionCache, type PublishedVersion } from '../../domain/crf/definition-cache';
 import { recomputeCalcs } from './dependent-calcs';
 import { loadPatientContext, type ContextRecord } from './form-record.repository';
 import { externalOf } from './external-values';

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { formRecords, formVersions, patients } from '../../db/schema';
-import { patientScope } from '../patient/patient.repository';
-import type { ProjectScope } from '../project/project-scope';
+import { patientScope } from '../../domain/scope/patient-scope.repository';
+import type { ProjectScope } from '../../domain/scope/project-scope';
 
 /**
  * The patients in scope (with their numbers) that have a live record on a published version older than the newest of

@@ -3,12 +3,16 @@ import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { RecordStatus, ValueSource } from '@registry/shared/contracts/form-record';
 import type { FormDefinition } from '@registry/shared/forms/definition';
 import type { Executor } from '../../db/client';
-import { sql } from 'drizzle-orm';
-import { formRecords } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { auditRow, type AuditContext } from '../../plugins/audit';
 import { RECORD_MESSAGES as M } from './form-record.messages';
-import { applyRecordWrite, liveAutoQueries, nextInstance, type RecordRow } from './form-record.repository';
+import {
+  applyRecordWrite,
+  liveAutoQueries,
+  nextInstance,
+  type RecordInsert,
+  type RecordRow,
+} from './form-record.repository';
 import { diffLeaves, fieldOfPath, isPhiPath, phiKeys } from './record-data';
 
 /** Where the values of a write came from (`calc` is the writer's own: calculated and server-cleared values). */
@@ -81,13 +85,8 @@ const PHI_MARK = '[PHI]';
 const issueKey = (i: { path: string; message: string }) => `${i.path}\u0000${i.message}`;
 
 /** The status columns a transition sets: who and when for the new status, cleared marks of a status left behind. */
-function statusColumns(
-  from: RecordStatus | null,
-  to: RecordStatus,
-  actorId: string,
-  at: Date,
-): Partial<typeof formRecords.$inferInsert> {
-  const set: Partial<typeof formRecords.$inferInsert> = {};
+function statusColumns(from: RecordStatus | null, to: RecordStatus, actorId: string, at: Date): Partial<RecordInsert> {
+  const set: Partial<RecordInsert> = {};
   if (from === to) return set;
   if (to === 'submitted' && (from === null || from === 'draft'))
     Object.assign(set, { submittedBy: actorId, submittedAt: at });
@@ -204,8 +203,8 @@ export async function writeRecord(tx: Executor, ctx: AuditContext, input: Record
               ...common,
               ...transition,
               versionId: input.versionId,
-              ...(taskId ? { followupTaskId: sql`coalesce(${formRecords.followupTaskId}, ${taskId}::uuid)` } : {}),
             },
+            ...(taskId ? { taskIdIfNone: taskId } : {}),
           }
         : {
             kind: 'insert',

@@ -1,6 +1,6 @@
 import type { NotificationKind } from '@registry/shared/contracts/notification';
 import type { Executor } from '../../db/client';
-import { insertSmsOutbox } from '../auth/auth.repository';
+import { insertSmsOutbox } from '../../domain/sms/sms-outbox.repository';
 import type { SmsProvider } from '../auth/sms-provider';
 import { insertNotifications, findUserPhones } from './notification.repository';
 

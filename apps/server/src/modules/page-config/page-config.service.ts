@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { requireProjectScope } from '../project/project-scope';
+import { requireProjectScope } from '../../domain/scope/project-scope';
 import { presentLayout } from './page-config.presenter';
 import { deleteLayout, findLayout, upsertLayout, type LayoutOwner } from './page-config.repository';
 

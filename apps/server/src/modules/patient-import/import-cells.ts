@@ -5,7 +5,7 @@ import {
   PATIENT_STATUSES,
 } from '@registry/shared/contracts/patient';
 import { YES_NO_OPTIONS, type FieldDefinition } from '@registry/shared/forms/definition';
-import { maskIdNumber, maskName, maskPhone } from '../patient/patient.presenter';
+import { maskIdNumber, maskName, maskPhone } from '@registry/shared/phi-mask';
 import type { DemographicKey, ImportColumn } from './import-columns';
 import { cellText, type RawCell } from './import-workbook';
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { centers, fieldDictOptions, fieldDicts, formRecords, importBatches } from '../../db/schema';
-import type { ProjectScope } from '../project/project-scope';
+import type { ProjectScope } from '../../domain/scope/project-scope';
 
 /** Every center of the project (open or closed): the import names centers by code. */
 export async function projectCenters(db: Executor, scope: ProjectScope) {

@@ -11,7 +11,7 @@ import { AppError } from '../../lib/errors';
 import { blindIndex, type PhiKeys } from '../../lib/phi-crypto';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { latestVersion, projectInfo } from '../database/database.repository';
+import { latestVersion, projectInfo } from '../../domain/crf/crf-definition.repository';
 import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { EXCEL_CONTENT_TYPE } from '../database-io/excel';
 import { checkFileType } from '../file/file-type-check';
@@ -20,16 +20,18 @@ import { diffLeaves } from '../form-record/record-data';
 import { writeRecord, type ExistingRecord } from '../form-record/record-writer';
 import { withPatientValues, type BoundValues } from '../form-record/patient-binding';
 import { BOUND_GENDER_CODES } from '@registry/shared/forms/binding';
-import { syncPatientFollowup } from '../followup/followup-sync';
-import { findProjectDuplicates, findVisiblePatients, type PatientRow } from '../patient/patient.repository';
+import type { PatientFollowupSync } from '../../domain/patient-change/followup-sync';
 import {
   identityIssues,
   type EditableField,
   type PatientService,
   type PatientUpdatePlan,
+  findProjectDuplicates,
+  findVisiblePatients,
+  type PatientRow,
 } from '../patient/patient.service';
 import { forgetPatientListTotals } from '../patient/patient.service';
-import { requireProjectScope, type ProjectScope } from '../project/project-scope';
+import { requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import {
   demographicColumns,
   fieldColumns,
@@ -126,8 +128,10 @@ export function createPatientImportService(deps: {
   keys: PhiKeys;
   patients: PatientService;
   files: FileService;
+  /** The follow-up of each imported patient, in the import's transaction (the follow-up module's, from buildApp). */
+  followup: PatientFollowupSync;
 }) {
-  const { db, clock, keys, patients, files } = deps;
+  const { db, clock, keys, patients, files, followup } = deps;
 
   /** The published definitions the import works on: a sub-project's parent's forms, then its own. */
   async function sourcesOf(scope: ProjectScope): Promise<Sources> {
@@ -584,7 +588,7 @@ export function createPatientImportService(deps: {
             // update brings the patient's other records in step (their rows are not the ones written above).
             if (row.target.kind === 'existing' && row.target.plan.changed.length > 0)
               await patients.updateInTransaction(tx, scope, row.target.plan, row.target.patient.rowVersion, ctx, now);
-            await syncPatientFollowup(tx, ctx, patientId, now); // follow-up plans by rule, anchors, tasks
+            await followup.syncPatient(tx, ctx, patientId, now); // follow-up plans by rule, anchors, tasks
           }
           await audit(
             tx,

@@ -3,9 +3,6 @@ import { showPatientValue } from '@registry/shared/phi-mask';
 import { decryptPhi, type PhiKeys } from '../../lib/phi-crypto';
 import type { PatientRow } from './patient.repository';
 
-/** The masks are the one policy of `@registry/shared/phi-mask`; re-exported for the server's callers. */
-export { maskIdNumber, maskName, maskPhone } from '@registry/shared/phi-mask';
-
 /** A patient as the web sees it: identity data decrypted, then masked unless `pii`. */
 export function presentPatient(row: PatientRow, keys: PhiKeys, pii: boolean): PatientVO {
   const idNumber = row.idNumberEnc ? decryptPhi(keys, row.idNumberEnc) : null;

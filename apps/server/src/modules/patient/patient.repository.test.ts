@@ -4,7 +4,7 @@ import { seedBench, type BenchSeedReport } from '../../db/bench-seed/bench-seed'
 import { patients } from '../../db/schema';
 import { resolvePhiKeys } from '../../lib/phi-crypto';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import type { ProjectScope } from '../project/project-scope';
+import type { ProjectScope } from '../../domain/scope/project-scope';
 import { pagePatients } from './patient.repository';
 
 let t: TestApp;

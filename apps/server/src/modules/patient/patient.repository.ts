@@ -1,43 +1,13 @@
-import {
-  and,
-  count,
-  desc,
-  eq,
-  gte,
-  ilike,
-  inArray,
-  isNull,
-  lte,
-  ne,
-  or,
-  sql,
-  type SQL,
-  type SQLWrapper,
-} from 'drizzle-orm';
+import { and, count, eq, gte, ilike, inArray, isNull, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { runPrepared, type Executor } from '../../db/client';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { PatientFollowupStatus } from '@registry/shared/contracts/followup';
-import { centers, followupAssignments, followupTasks, formRecords, formVersions, patients } from '../../db/schema';
-import { escapeLike } from '../project/project-manage.repository';
-import { centerCondition, type ProjectScope } from '../project/project-scope';
+import { centers, followupAssignments, followupTasks, formRecords, patients } from '../../db/schema';
+import { escapeLike } from '../../lib/escape-like';
+import { centerCondition } from '../../domain/scope/project-scope.repository';
+import { patientScope } from '../../domain/scope/patient-scope.repository';
+import type { ProjectScope } from '../../domain/scope/project-scope';
 import type { FieldCondition, ListField } from './patient-list-fields';
-
-/**
- * THE patient scope: tenant, the top-level project, the sub-project's own cohort when the current project is a
- * sub-project (the parent sees all), the center rule, and live (not deleted) rows only.
- */
-export function patientScope(scope: ProjectScope): SQL {
-  const conditions: (SQL | undefined)[] = [
-    eq(patients.tenantId, scope.tenantId),
-    eq(patients.projectId, scope.rootProjectId),
-    scope.projectId !== scope.rootProjectId ? eq(patients.subProjectId, scope.projectId) : undefined,
-    centerCondition(scope, patients.centerId),
-    isNull(patients.deletedAt),
-  ];
-  const where = and(...conditions);
-  if (!where) throw new Error('patient scope is empty');
-  return where;
-}
 
 const columns = {
   id: patients.id,
@@ -217,6 +187,9 @@ export type PatientPaging = {
   /** Exact totals up to this many rows (default LIST_COUNT_CAP). */
   countCap?: number;
 };
+
+/** The columns of a patient as written. */
+export type PatientInsert = typeof patients.$inferInsert;
 
 /**
  * THE patient list query (`POST patient-info/page`), tuned by `npm run bench` (P1): the scope and filters of
@@ -420,18 +393,6 @@ function pastPosition(column: AnyPgColumn, descending: boolean, after: ListPosit
   if (column === patients.seq || after.isNull) return sql`${patients.seq} ${past} ${after.seq}`;
   const value = sql`(select ${column} from ${patients} where ${patients.projectId} = ${projectId} and ${patients.seq} = ${after.seq})`;
   return sql`(${column}, ${patients.seq}) ${past} (${value}, ${after.seq})`;
-}
-
-/** The ids of the latest published versions of these projects of the tenant, in the order of `projectIds`. */
-export async function latestVersionIds(db: Executor, tenantId: string, projectIds: string[]): Promise<string[]> {
-  const rows = await runPrepared(
-    db
-      .selectDistinctOn([formVersions.projectId], { id: formVersions.id, projectId: formVersions.projectId })
-      .from(formVersions)
-      .where(and(eq(formVersions.tenantId, tenantId), inArray(formVersions.projectId, projectIds)))
-      .orderBy(formVersions.projectId, desc(formVersions.versionNo)),
-  );
-  return projectIds.flatMap((p) => rows.filter((r) => r.projectId === p).map((r) => r.id));
 }
 
 export type PatientRow = Awaited<ReturnType<typeof pagePatients>>['records'][number];

@@ -13,16 +13,15 @@ import {
 } from '@registry/shared/contracts/patient';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client';
-import type { patients } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { blindIndex, decryptPhi, encryptPhi, type PhiKeys } from '../../lib/phi-crypto';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
-import { existingDictOptions, dictOptionKey } from '../database/database.repository';
-import { createDefinitionCache } from '../form-record/definition-cache';
-import { syncPatientFollowup } from '../followup/followup-sync';
+import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
+import { existingDictOptions, dictOptionKey } from '../../domain/crf/crf-definition.repository';
+import { createDefinitionCache } from '../../domain/crf/definition-cache';
+import type { PatientFollowupSync } from '../../domain/patient-change/followup-sync';
 import { syncBoundRecords, type BoundValues } from '../form-record/patient-binding';
 import type { BoundAttribute } from '@registry/shared/forms/binding';
 import {
@@ -39,7 +38,6 @@ import {
   findOpenCenter,
   findPatient,
   insertPatientRow,
-  latestVersionIds,
   nextPatientSeq,
   pagePatients,
   softDeletePatients,
@@ -47,8 +45,14 @@ import {
   updatePatientRow,
   type ListPosition,
   type ListTotal,
+  type PatientInsert,
   type PatientRow,
 } from './patient.repository';
+import { latestVersionIds } from '../../domain/crf/crf-definition.repository';
+
+/** The reads the Excel import (patient-import) makes in its own transaction: this module's surface, not its repository. */
+export { findProjectDuplicates, findVisiblePatients } from './patient.repository';
+export type { PatientRow } from './patient.repository';
 
 export const PATIENT_MESSAGES = {
   notFound: '患者不存在',
@@ -156,8 +160,14 @@ export function identityIssues(v: {
   return issues;
 }
 
-export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys }) {
-  const { db, clock, keys } = deps;
+export function createPatientService(deps: {
+  db: Db;
+  clock: Clock;
+  keys: PhiKeys;
+  /** The follow-up kept in step with each change, in its transaction (the follow-up module's, from buildApp). */
+  followup: PatientFollowupSync;
+}) {
+  const { db, clock, keys, followup } = deps;
   const hasPii = (scope: ProjectScope) => scope.permissions.includes(PERMISSIONS.patientPii);
   /** Published versions are immutable: parsed once, and their list fields computed once per set of version ids. */
   const definitions = createDefinitionCache();
@@ -276,7 +286,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
     const facts = input.idNumber ? idNumberFacts(input.idNumber) : null;
     const seq = await nextPatientSeq(tx, scope.rootProjectId);
     const patientNo = `${center.code}-${String(seq).padStart(4, '0')}`;
-    const values: typeof patients.$inferInsert = {
+    const values: PatientInsert = {
       tenantId: scope.tenantId,
       projectId: scope.rootProjectId,
       subProjectId: scope.projectId !== scope.rootProjectId ? scope.projectId : null,
@@ -383,7 +393,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
   ): Promise<void> {
     forgetPatientListTotals(); // and again after the commit: the callers do
     const { before, old, next, changed } = plan;
-    const set: Partial<typeof patients.$inferInsert> = {};
+    const set: Partial<PatientInsert> = {};
     for (const k of changed) {
       if (k === 'idNumber') {
         set.idNumberEnc = next.idNumber ? encryptPhi(keys, next.idNumber) : null;
@@ -493,7 +503,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
     /** Writes a planned bound change inside the record save's transaction (audited `patient.update`, follow-up sync). */
     async applyBoundUpdate(tx: Executor, scope: ProjectScope, plan: PatientUpdatePlan, ctx: AuditContext, now: Date) {
       await writeUpdate(tx, scope, plan, plan.before.rowVersion, ctx, now);
-      await syncPatientFollowup(tx, ctx, plan.before.id, now);
+      await followup.syncPatient(tx, ctx, plan.before.id, now);
       forgetPatientListTotals();
     },
 
@@ -596,7 +606,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       const { id } = await onUniqueViolation(scope, dup, undefined, () =>
         db.transaction(async (tx) => {
           const created = await insertPatient(tx, scope, center, input, ctx, now);
-          await syncPatientFollowup(tx, ctx, created.id, now); // follow-up plans by rule, their tasks
+          await followup.syncPatient(tx, ctx, created.id, now); // follow-up plans by rule, their tasks
           return created;
         }),
       );
@@ -622,7 +632,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
       await onUniqueViolation(scope, dup, before.id, () =>
         db.transaction(async (tx) => {
           await writeUpdate(tx, scope, plan, input.rowVersion, ctx, now);
-          await syncPatientFollowup(tx, ctx, before.id, now); // anchors, rules, deceased: tasks follow the patient
+          await followup.syncPatient(tx, ctx, before.id, now); // anchors, rules, deceased: tasks follow the patient
         }),
       );
       forgetPatientListTotals();
@@ -658,7 +668,7 @@ export function createPatientService(deps: { db: Db; clock: Clock; keys: PhiKeys
             },
             now,
           );
-          await syncPatientFollowup(tx, ctx, row.id, now); // open follow-up tasks cancelled, assignments stopped
+          await followup.syncPatient(tx, ctx, row.id, now); // open follow-up tasks cancelled, assignments stopped
         }
         return rows.length;
       });

@@ -1,8 +1,9 @@
 import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { centers, departments, projectMembers, roles, users } from '../../db/schema';
-import { escapeLike } from '../project/project-manage.repository';
-import { centerCondition, type ProjectScope } from '../project/project-scope';
+import { escapeLike } from '../../lib/escape-like';
+import { centerCondition } from '../../domain/scope/project-scope.repository';
+import type { ProjectScope } from '../../domain/scope/project-scope';
 import { pageTotal } from '../../lib/page-total';
 
 export const OWNER_ROLE_CODE = 'project_owner';

@@ -10,7 +10,7 @@ import type { Db, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
-import { findTenantUser } from '../account/account.repository';
+import { findTenantUser } from '../../domain/users/users.repository';
 import { checkAccountFree, createAccount } from '../account/new-account';
 import type { AuthContext } from '../auth/session.service';
 import {
@@ -19,9 +19,9 @@ import {
   findProjectCenter,
   homeOrganisationOf,
   insertMember,
-} from '../project/project-manage.repository';
-import { MANAGE_MESSAGES as M } from '../project/project-messages';
-import { isUuid, requireProjectScope, type ProjectScope } from '../project/project-scope';
+} from '../../domain/membership/membership.repository';
+import { MANAGE_MESSAGES as M } from '../../domain/messages/project-messages';
+import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import {
   countOwners,
   deleteMember,

@@ -1,33 +1,8 @@
-import { and, asc, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { joinRequests, projectMembers, roles } from '../../db/schema';
-import type { ProjectScope } from '../project/project-scope';
-
-/** Roles usable in the scope's (root) project: the built-in project roles and the project's own, with member counts. */
-export async function listProjectRoles(
-  db: Executor,
-  scope: Pick<ProjectScope, 'tenantId' | 'rootProjectId'>,
-  id?: string,
-) {
-  const usable = or(
-    and(isNull(roles.tenantId), isNull(roles.projectId), eq(roles.scope, 'project')),
-    and(eq(roles.tenantId, scope.tenantId), eq(roles.projectId, scope.rootProjectId)),
-  );
-  return db
-    .select({
-      id: roles.id,
-      code: roles.code,
-      name: roles.name,
-      builtIn: roles.builtIn,
-      permissions: roles.permissions,
-      createdAt: roles.createdAt,
-      memberCount: sql<number>`(select count(*)::int from ${projectMembers} pm
-        where pm.tenant_id = ${scope.tenantId} and pm.project_id = ${scope.rootProjectId} and pm.role_id = "roles"."id")`,
-    })
-    .from(roles)
-    .where(id ? and(usable, eq(roles.id, id)) : usable)
-    .orderBy(desc(roles.builtIn), asc(roles.createdAt), asc(roles.name));
-}
+import type { ProjectScope } from '../../domain/scope/project-scope';
+import { listProjectRoles } from '../../domain/membership/membership.repository';
 
 export type RoleRow = Awaited<ReturnType<typeof listProjectRoles>>[number];
 

@@ -4,16 +4,10 @@ import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { MANAGE_MESSAGES as M } from '../project/project-messages';
-import { isUuid, requireProjectScope, spansAllCenters, type ProjectScope } from '../project/project-scope';
-import {
-  deleteUnusedRole,
-  insertRole,
-  listProjectRoles,
-  roleCodeTaken,
-  updateRole,
-  type RoleRow,
-} from './role.repository';
+import { MANAGE_MESSAGES as M } from '../../domain/messages/project-messages';
+import { isUuid, requireProjectScope, spansAllCenters, type ProjectScope } from '../../domain/scope/project-scope';
+import { deleteUnusedRole, insertRole, roleCodeTaken, updateRole, type RoleRow } from './role.repository';
+import { listProjectRoles } from '../../domain/membership/membership.repository';
 
 const present = (r: RoleRow): RoleVO => ({
   id: r.id,

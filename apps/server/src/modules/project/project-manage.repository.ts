@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
-import { listProjectRoles } from '../permission/role.repository';
+import { escapeLike } from '../../lib/escape-like';
 import {
   centers,
   departments,
@@ -14,8 +14,6 @@ import {
   users,
 } from '../../db/schema';
 import { pageTotal } from '../../lib/page-total';
-
-export const escapeLike = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export async function findProjectByCode(db: Executor, tenantId: string, code: string) {
   const [row] = await db
@@ -71,52 +69,6 @@ export async function builtInRoleIdOf(db: Executor, code: string): Promise<strin
     .where(and(eq(roles.code, code), isNull(roles.tenantId), isNull(roles.projectId)))
     .limit(1);
   return row?.id;
-}
-
-export async function insertMember(
-  db: Executor,
-  values: { tenantId: string; projectId: string; userId: string; roleId: string; centerId: string | null },
-) {
-  const [row] = await db.insert(projectMembers).values(values).returning();
-  if (!row) throw new Error('member insert returned no row');
-  return row;
-}
-
-export async function findMembership(db: Executor, tenantId: string, projectId: string, userId: string) {
-  const [row] = await db
-    .select({ id: projectMembers.id })
-    .from(projectMembers)
-    .where(
-      and(
-        eq(projectMembers.tenantId, tenantId),
-        eq(projectMembers.projectId, projectId),
-        eq(projectMembers.userId, userId),
-      ),
-    )
-    .limit(1);
-  return row;
-}
-
-/** The organisation of the user, else the tenant's first organisation. */
-export async function homeOrganisationOf(db: Executor, tenantId: string, userId: string) {
-  const [own] = await db
-    .select({ id: organisations.id, name: organisations.name })
-    .from(users)
-    .innerJoin(organisations, eq(organisations.id, users.organisationId))
-    .where(and(eq(users.id, userId), eq(organisations.tenantId, tenantId)))
-    .limit(1);
-  if (own) return own;
-  return firstOrganisation(db, tenantId);
-}
-
-export async function firstOrganisation(db: Executor, tenantId: string) {
-  const [first] = await db
-    .select({ id: organisations.id, name: organisations.name })
-    .from(organisations)
-    .where(eq(organisations.tenantId, tenantId))
-    .orderBy(asc(organisations.createdAt), asc(organisations.name))
-    .limit(1);
-  return first;
 }
 
 export async function insertCenter(db: Executor, values: typeof centers.$inferInsert) {
@@ -366,12 +318,6 @@ export async function pageManageableJoinRequests(
   return { records, total };
 }
 
-/** A role usable in the project: a built-in project role, or a custom role of the project. */
-export async function findAssignableRole(db: Executor, tenantId: string, rootProjectId: string, roleId: string) {
-  const [row] = await listProjectRoles(db, { tenantId, rootProjectId }, roleId);
-  return row;
-}
-
 /** The project's active centers (default first, then by code). */
 export async function listActiveCenters(db: Executor, tenantId: string, rootProjectId: string) {
   return db
@@ -379,13 +325,4 @@ export async function listActiveCenters(db: Executor, tenantId: string, rootProj
     .from(centers)
     .where(and(eq(centers.tenantId, tenantId), eq(centers.projectId, rootProjectId), eq(centers.status, 'active')))
     .orderBy(desc(centers.isDefault), asc(centers.code));
-}
-
-export async function findProjectCenter(db: Executor, tenantId: string, rootProjectId: string, centerId: string) {
-  const [row] = await db
-    .select({ id: centers.id, name: centers.name, status: centers.status, organisationId: centers.organisationId })
-    .from(centers)
-    .where(and(eq(centers.tenantId, tenantId), eq(centers.projectId, rootProjectId), eq(centers.id, centerId)))
-    .limit(1);
-  return row;
 }

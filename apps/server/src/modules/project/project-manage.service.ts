@@ -23,25 +23,20 @@ import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { listProjectRoles } from '../permission/role.repository';
-import { MANAGE_MESSAGES as M } from './project-messages';
+import { listProjectRoles } from '../../domain/membership/membership.repository';
+import { MANAGE_MESSAGES as M } from '../../domain/messages/project-messages';
 import {
   builtInRoleIdOf,
   decideJoinRequest,
-  findAssignableRole,
   findFullProject,
   findJoinRequest,
-  findMembership,
   findOrganisationByName,
   findPendingJoinRequest,
   findProjectByCode,
-  findProjectCenter,
   listActiveCenters,
   getJoinRequestRow,
-  homeOrganisationOf,
   insertCenter,
   insertJoinRequest,
-  insertMember,
   insertOrganisation,
   insertProject,
   listOrganisations,
@@ -53,8 +48,15 @@ import {
   updateProject,
   type JoinRequestRow,
 } from './project-manage.repository';
+import {
+  findAssignableRole,
+  findMembership,
+  findProjectCenter,
+  homeOrganisationOf,
+  insertMember,
+} from '../../domain/membership/membership.repository';
 import { unlimitedProjects, type ProjectQuotaCheck } from './project-quota';
-import { findProjectRights, isUuid, requireProjectScope } from './project-scope';
+import { findProjectRights, isUuid, requireProjectScope } from '../../domain/scope/project-scope';
 
 type ProjectRecord = NonNullable<Awaited<ReturnType<typeof findFullProject>>>;
 

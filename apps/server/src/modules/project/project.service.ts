@@ -4,8 +4,8 @@ import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext, SessionService } from '../auth/session.service';
-import { findUserById } from '../user/user.repository';
-import { firstOrganisation } from './project-manage.repository';
+import { findUserById } from '../../domain/users/users.repository';
+import { firstOrganisation } from '../../domain/membership/membership.repository';
 import { presentCurrentProject, presentProject } from './project.presenter';
 import { findProjectInTenant, findVisibleProjects } from './project.repository';
 

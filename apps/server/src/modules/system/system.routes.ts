@@ -4,12 +4,12 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { API_BASE, VERSION_FILE } from '@registry/shared/constants';
 import { versionFile } from '@registry/shared/contracts/version';
 import type { Db } from '../../db/client';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
+import { pingDatabase } from './system.repository';
 import { binaryResponse } from '../../plugins/binary';
 import { ok, okSchema } from '../../plugins/envelope';
 
@@ -33,7 +33,7 @@ export async function registerSystemRoutes(
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       try {
-        await deps.db.execute(sql`select 1`);
+        await pingDatabase(deps.db);
       } catch {
         throw new AppError(503, ERROR_MESSAGES.dbUnavailable);
       }

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { organisations, projects, tenants, users } from '../../db/schema';
-import { escapeLike } from '../project/project-manage.repository';
+import { escapeLike } from '../../lib/escape-like';
 import { pageTotal } from '../../lib/page-total';
 
 function tenantSelect(db: Executor) {

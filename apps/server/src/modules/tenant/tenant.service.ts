@@ -12,7 +12,7 @@ import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import { checkAccountFree, createAccount } from '../account/new-account';
 import type { AuthContext } from '../auth/session.service';
-import { MANAGE_MESSAGES as M } from '../project/project-messages';
+import { MANAGE_MESSAGES as M } from '../../domain/messages/project-messages';
 import { findTenantRow, insertHospitalTenant, pageTenants, tenantCodeTaken, type TenantRow } from './tenant.repository';
 
 const present = (r: TenantRow): TenantVO => ({

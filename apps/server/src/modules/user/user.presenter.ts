@@ -1,7 +1,7 @@
 import type { UserInfo } from '@registry/shared/contracts/user';
 import type { AuthContext } from '../auth/session.service';
 import { avatarUrl } from '../file/file.presenter';
-import type { UserRecord } from './user.repository';
+import type { UserRecord } from '../../domain/users/users.repository';
 
 /** The signed-in user as the web sees it; tenant = the session's acting tenant. No hash, no phone. */
 export function presentUserInfo(user: UserRecord, auth: AuthContext): UserInfo {

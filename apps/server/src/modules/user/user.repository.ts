@@ -1,32 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { departments, files, organisations, tenants, users } from '../../db/schema';
-
-export async function findUserById(db: Executor, id: string) {
-  const rows = await db
-    .select({
-      id: users.id,
-      tenantId: users.tenantId,
-      tenantType: tenants.type,
-      username: users.username,
-      name: users.name,
-      avatar: users.avatar,
-      userType: users.userType,
-      initPwd: users.initPwd,
-      passwordHash: users.passwordHash,
-      hospitalName: organisations.name,
-      departmentName: departments.name,
-    })
-    .from(users)
-    .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .leftJoin(organisations, eq(organisations.id, users.organisationId))
-    .leftJoin(departments, eq(departments.id, users.departmentId))
-    .where(eq(users.id, id))
-    .limit(1);
-  return rows[0];
-}
-
-export type UserRecord = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
+import { files, users } from '../../db/schema';
 
 export async function updateUserProfile(
   db: Executor,

@@ -9,7 +9,8 @@ import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext, SessionService } from '../auth/session.service';
 import { fileIdFromReference } from '../file/file.presenter';
 import { presentUserInfo } from './user.presenter';
-import { findOwnFile, findUserById, updateUserPassword, updateUserProfile } from './user.repository';
+import { findOwnFile, updateUserPassword, updateUserProfile } from './user.repository';
+import { findUserById } from '../../domain/users/users.repository';
 
 const AVATAR_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/bmp', 'image/webp']);
 

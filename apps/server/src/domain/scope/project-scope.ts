@@ -1,10 +1,9 @@
-import { and, eq, type AnyColumn, type SQL } from 'drizzle-orm';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import type { Executor } from '../../db/client';
-import { projectMembers, projects, roles } from '../../db/schema';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
-import { switchedProjectPermissions } from '../auth/acting-permissions';
-import type { AuthContext } from '../auth/session.service';
+import { switchedProjectPermissions } from '../../modules/auth/acting-permissions';
+import type { AuthContext } from '../../modules/auth/session.service';
+import { findMembershipRole, findRightsProject, findScopeProject } from './project-scope.repository';
 
 /**
  * The scope of a call in the current project, from the session only: tenant, the current project, the project whose
@@ -29,11 +28,7 @@ export async function requireProjectScope(db: Executor, auth: AuthContext): Prom
       ? auth.currentProject && auth.currentProject.id === auth.projectId
         ? [auth.currentProject]
         : []
-      : await db
-          .select({ id: projects.id, parentId: projects.parentId })
-          .from(projects)
-          .where(and(eq(projects.tenantId, auth.tenantId), eq(projects.id, auth.projectId)))
-          .limit(1);
+      : await findScopeProject(db, auth.tenantId, auth.projectId);
   // A member removed since entering the project (no role left) is treated as having no current project.
   if (!row || auth.projectPermissions.length === 0) throw new AppError(404, ERROR_MESSAGES.noCurrentProject);
   return {
@@ -46,14 +41,7 @@ export async function requireProjectScope(db: Executor, auth: AuthContext): Prom
   };
 }
 
-/**
- * THE center rule: a membership with a center sees only rows of that center. Returns the SQL condition over the
- * row's center column (undefined = no restriction). Every repository of center-owned rows (members, patients, ...)
- * adds it to its WHERE.
- */
-export function centerCondition(scope: Pick<ProjectScope, 'centerId'>, centerColumn: AnyColumn): SQL | undefined {
-  return scope.centerId ? eq(centerColumn, scope.centerId) : undefined;
-}
+/** THE center rule's SQL condition lives beside the queries: `centerCondition` in ./project-scope.repository. */
 
 /** True when the scope spans all centers (may create centers, assign any center). */
 export function spansAllCenters(scope: Pick<ProjectScope, 'centerId'>): boolean {
@@ -82,32 +70,10 @@ export async function findProjectRights(
   auth: AuthContext,
   projectId: string,
 ): Promise<ProjectRights | undefined> {
-  const [project] = await db
-    .select({
-      id: projects.id,
-      code: projects.code,
-      name: projects.name,
-      parentId: projects.parentId,
-      ownerId: projects.ownerId,
-      status: projects.status,
-    })
-    .from(projects)
-    .where(and(eq(projects.tenantId, auth.tenantId), eq(projects.id, projectId)))
-    .limit(1);
+  const project = await findRightsProject(db, auth.tenantId, projectId);
   if (!project) return undefined;
   const memberOf = project.parentId ?? project.id;
-  const [membership] = await db
-    .select({ permissions: roles.permissions, code: roles.code, centerId: projectMembers.centerId })
-    .from(projectMembers)
-    .innerJoin(roles, eq(roles.id, projectMembers.roleId))
-    .where(
-      and(
-        eq(projectMembers.tenantId, auth.tenantId),
-        eq(projectMembers.projectId, memberOf),
-        eq(projectMembers.userId, auth.userId),
-      ),
-    )
-    .limit(1);
+  const membership = await findMembershipRole(db, auth.tenantId, memberOf, auth.userId);
   const sysActing = auth.switched;
   const isOwner = project.ownerId === auth.userId || membership?.code === 'project_owner';
   // A switched system administrator: the set-up is its to change only under the tenant's support access.

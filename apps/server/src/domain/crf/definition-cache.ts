@@ -1,7 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import type { Executor } from '../../db/client';
-import { formVersions } from '../../db/schema';
+import { findVersionsByIds } from './crf-definition.repository';
 
 /** A published version ready for the engine: its forms by key (the same objects every time, so compiled once). */
 export type PublishedVersion = {
@@ -49,16 +48,7 @@ export function createDefinitionCache(max = 200): DefinitionCache {
         } else if (!hit) missing.push(id);
       }
       if (missing.length === 0) return out;
-      const rows = await ex
-        .select({
-          id: formVersions.id,
-          tenantId: formVersions.tenantId,
-          projectId: formVersions.projectId,
-          versionNo: formVersions.versionNo,
-          definition: formVersions.definition,
-        })
-        .from(formVersions)
-        .where(and(eq(formVersions.tenantId, tenantId), inArray(formVersions.id, missing)));
+      const rows = await findVersionsByIds(ex, tenantId, missing);
       for (const row of rows) {
         // checked against the definition schema and the engine when it was published
         const definition = row.definition as Definition;
