@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { Alert, Badge, Button, Card, Empty, Space, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Button, Card, Empty, Space, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { LazyAlert } from '../../../components/lazy-alert/lazy-alert';
 import type { TablePaginationConfig } from 'antd';
 import { DownloadOutlined, ReloadOutlined, UserSwitchOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -187,7 +188,7 @@ function Worklist() {
         </Space>
       </div>
       {page.isError && (
-        <Alert type="error" showIcon style={{ marginBottom: 12 }} title="随访列表加载失败，请稍后重试" />
+        <LazyAlert type="error" showIcon style={{ marginBottom: 12 }} title="随访列表加载失败，请稍后重试" />
       )}
       <Table<TaskListItem>
         className="followup-table"

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
-import { Alert, Button, Space } from 'antd';
+import { Button, Space } from 'antd';
+import { LazyAlert } from '../../../components/lazy-alert/lazy-alert';
 import { CheckOutlined, RollbackOutlined, StopOutlined } from '@ant-design/icons';
 import type { TaskListItem } from '@registry/shared/contracts/followup';
 import { ApiError } from '../../../lib/request';
@@ -47,7 +48,7 @@ export function TaskActions({ task, canEdit, onChanged }: TaskActionsProps) {
   return (
     <div className="followup-section">
       {refusal && (
-        <Alert
+        <LazyAlert
           type="warning"
           showIcon
           closable={{ onClose: () => setRefusal(null) }}

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { LazyAlert } from '../../../components/lazy-alert/lazy-alert';
 import { SaveOutlined, SendOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
@@ -304,9 +305,9 @@ export function TaskFormPanel({
           </Space>
         )}
       </div>
-      {locked && <Alert type="info" showIcon style={{ marginBottom: 12 }} title="该表单已锁定，不能修改。" />}
+      {locked && <LazyAlert type="info" showIcon style={{ marginBottom: 12 }} title="该表单已锁定，不能修改。" />}
       {conflict && (
-        <Alert
+        <LazyAlert
           type="error"
           showIcon
           style={{ marginBottom: 12 }}

@@ -1,4 +1,5 @@
-import { Alert, Empty, Spin } from 'antd';
+import { Empty, Spin } from 'antd';
+import { LazyAlert } from '../../../components/lazy-alert/lazy-alert';
 import type { TaskDetailVO } from '@registry/shared/contracts/followup';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { usePublishedVersion } from '../../../api/form-definitions';
@@ -27,9 +28,9 @@ export function TaskForms({
   const version = usePublishedVersion(detail.versionId);
   if (detail.forms.length === 0)
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="本次访视没有需要填写的表单" />;
-  if (!detail.versionId) return <Alert type="warning" showIcon title="项目尚未发布数据库，随访表单暂不能填写" />;
+  if (!detail.versionId) return <LazyAlert type="warning" showIcon title="项目尚未发布数据库，随访表单暂不能填写" />;
   if (version.isPending) return <Spin />;
-  if (version.isError) return <Alert type="error" showIcon title="表单定义加载失败，请刷新后重试" />;
+  if (version.isError) return <LazyAlert type="error" showIcon title="表单定义加载失败，请刷新后重试" />;
   const definition = version.data.definition;
   return (
     <>
@@ -37,7 +38,12 @@ export function TaskForms({
         const form = formOf(definition, entry.formKey);
         if (!form)
           return (
-            <Alert key={entry.formKey} type="warning" showIcon title={`表单「${entry.title}」不在当前发布的数据库中`} />
+            <LazyAlert
+              key={entry.formKey}
+              type="warning"
+              showIcon
+              title={`表单「${entry.title}」不在当前发布的数据库中`}
+            />
           );
         return (
           <TaskFormPanel

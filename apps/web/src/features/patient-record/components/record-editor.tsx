@@ -10,7 +10,8 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
-import { Alert, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { LazyAlert } from '../../../components/lazy-alert/lazy-alert';
 import {
   AuditOutlined,
   CheckCircleOutlined,
@@ -449,7 +450,7 @@ export function RecordEditor({
       </div>
 
       {status === 'locked' && (
-        <Alert
+        <LazyAlert
           type="info"
           showIcon
           icon={<LockOutlined />}
@@ -458,10 +459,10 @@ export function RecordEditor({
         />
       )}
       {!canEdit && status !== 'locked' && (
-        <Alert type="info" showIcon className="record-alert" title="您没有编辑患者数据的权限，表单只读。" />
+        <LazyAlert type="info" showIcon className="record-alert" title="您没有编辑患者数据的权限，表单只读。" />
       )}
       {conflict && (
-        <Alert
+        <LazyAlert
           type="error"
           showIcon
           className="record-alert"
@@ -479,7 +480,7 @@ export function RecordEditor({
         />
       )}
       {session.carryOver && (
-        <Alert
+        <LazyAlert
           type="warning"
           showIcon
           className="record-alert"
@@ -499,7 +500,7 @@ export function RecordEditor({
         />
       )}
       {masked.size > 0 && (
-        <Alert
+        <LazyAlert
           type="info"
           showIcon
           className="record-alert"
@@ -507,7 +508,7 @@ export function RecordEditor({
         />
       )}
       {otherVersion && (
-        <Alert
+        <LazyAlert
           type="warning"
           showIcon
           className="record-alert"
@@ -536,7 +537,7 @@ export function RecordEditor({
         </Suspense>
       )}
       {openQueries.length > 0 && record.id && (
-        <Alert
+        <LazyAlert
           type="warning"
           showIcon
           className="record-alert"

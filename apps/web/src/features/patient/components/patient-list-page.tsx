@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Space, Table, Tooltip, Typography } from 'antd';
+import { Button, Card, Space, Table, Tooltip, Typography } from 'antd';
+import { LazyAlert } from '../../../components/lazy-alert/lazy-alert';
 import type { TableColumnsType as ColumnsType, TablePaginationConfig, TableProps } from 'antd';
 import {
   DeleteOutlined,
@@ -312,7 +313,7 @@ function PatientList() {
         </Space>
       </div>
       {published.isError && (
-        <Alert
+        <LazyAlert
           type="warning"
           showIcon
           style={{ marginBottom: 12 }}
@@ -320,7 +321,7 @@ function PatientList() {
         />
       )}
       {page.isError && (
-        <Alert type="error" showIcon style={{ marginBottom: 12 }} title="患者列表加载失败，请稍后重试" />
+        <LazyAlert type="error" showIcon style={{ marginBottom: 12 }} title="患者列表加载失败，请稍后重试" />
       )}
       <Table<PatientListItem>
         className="patient-table"
