@@ -7,15 +7,12 @@ type IconModule = { default: IconDefinition };
 
 /**
  * The fixed map from the menu's icon names (antd icon names) to their SVG data (@ant-design/icons-svg, the data antd's
- * icon components render); unknown names show no icon. Each is its own small chunk, loaded when a menu shows it: a
- * static map would put all 47 icons on every first route, and a whole icon component per chunk would repeat its
- * wrapper in each.
+ * icon components render); unknown names show no icon. A child item's icon is its own small chunk, loaded when its
+ * parent opens (a top-level item's comes with its menu's chunk, below): a static map would put all of them on every
+ * first route, and a whole icon component per chunk would repeat its wrapper in each.
  */
-export const MENU_ICONS: Readonly<Record<string, () => Promise<IconModule>>> = {
-  ApartmentOutlined: () => import('@ant-design/icons-svg/es/asn/ApartmentOutlined'),
-  AppstoreOutlined: () => import('@ant-design/icons-svg/es/asn/AppstoreOutlined'),
+const SEPARATE_ICONS: Readonly<Record<string, () => Promise<IconModule>>> = {
   AuditOutlined: () => import('@ant-design/icons-svg/es/asn/AuditOutlined'),
-  BarChartOutlined: () => import('@ant-design/icons-svg/es/asn/BarChartOutlined'),
   BranchesOutlined: () => import('@ant-design/icons-svg/es/asn/BranchesOutlined'),
   CalendarOutlined: () => import('@ant-design/icons-svg/es/asn/CalendarOutlined'),
   ClusterOutlined: () => import('@ant-design/icons-svg/es/asn/ClusterOutlined'),
@@ -30,35 +27,62 @@ export const MENU_ICONS: Readonly<Record<string, () => Promise<IconModule>>> = {
   FolderOpenOutlined: () => import('@ant-design/icons-svg/es/asn/FolderOpenOutlined'),
   FolderOutlined: () => import('@ant-design/icons-svg/es/asn/FolderOutlined'),
   FormOutlined: () => import('@ant-design/icons-svg/es/asn/FormOutlined'),
-  GiftOutlined: () => import('@ant-design/icons-svg/es/asn/GiftOutlined'),
   GlobalOutlined: () => import('@ant-design/icons-svg/es/asn/GlobalOutlined'),
-  HomeOutlined: () => import('@ant-design/icons-svg/es/asn/HomeOutlined'),
   IdcardOutlined: () => import('@ant-design/icons-svg/es/asn/IdcardOutlined'),
   InteractionOutlined: () => import('@ant-design/icons-svg/es/asn/InteractionOutlined'),
   KeyOutlined: () => import('@ant-design/icons-svg/es/asn/KeyOutlined'),
   LineChartOutlined: () => import('@ant-design/icons-svg/es/asn/LineChartOutlined'),
   MedicineBoxOutlined: () => import('@ant-design/icons-svg/es/asn/MedicineBoxOutlined'),
   OrderedListOutlined: () => import('@ant-design/icons-svg/es/asn/OrderedListOutlined'),
-  PartitionOutlined: () => import('@ant-design/icons-svg/es/asn/PartitionOutlined'),
-  PhoneOutlined: () => import('@ant-design/icons-svg/es/asn/PhoneOutlined'),
   PieChartOutlined: () => import('@ant-design/icons-svg/es/asn/PieChartOutlined'),
   ProfileOutlined: () => import('@ant-design/icons-svg/es/asn/ProfileOutlined'),
-  ProjectOutlined: () => import('@ant-design/icons-svg/es/asn/ProjectOutlined'),
   QuestionCircleOutlined: () => import('@ant-design/icons-svg/es/asn/QuestionCircleOutlined'),
   ReconciliationOutlined: () => import('@ant-design/icons-svg/es/asn/ReconciliationOutlined'),
   SafetyCertificateOutlined: () => import('@ant-design/icons-svg/es/asn/SafetyCertificateOutlined'),
-  ScanOutlined: () => import('@ant-design/icons-svg/es/asn/ScanOutlined'),
   ScheduleOutlined: () => import('@ant-design/icons-svg/es/asn/ScheduleOutlined'),
-  SearchOutlined: () => import('@ant-design/icons-svg/es/asn/SearchOutlined'),
-  SettingOutlined: () => import('@ant-design/icons-svg/es/asn/SettingOutlined'),
   ShoppingCartOutlined: () => import('@ant-design/icons-svg/es/asn/ShoppingCartOutlined'),
-  ShoppingOutlined: () => import('@ant-design/icons-svg/es/asn/ShoppingOutlined'),
   SolutionOutlined: () => import('@ant-design/icons-svg/es/asn/SolutionOutlined'),
-  TeamOutlined: () => import('@ant-design/icons-svg/es/asn/TeamOutlined'),
   ToolOutlined: () => import('@ant-design/icons-svg/es/asn/ToolOutlined'),
   UnorderedListOutlined: () => import('@ant-design/icons-svg/es/asn/UnorderedListOutlined'),
   UserAddOutlined: () => import('@ant-design/icons-svg/es/asn/UserAddOutlined'),
   UserOutlined: () => import('@ant-design/icons-svg/es/asn/UserOutlined'),
+};
+
+/** The icons of each menu's top-level items, one chunk per menu (menu-icons-project.ts, menu-icons-person.ts). */
+export const PROJECT_TOP_LEVEL = [
+  'HomeOutlined',
+  'TeamOutlined',
+  'SearchOutlined',
+  'BarChartOutlined',
+  'ScanOutlined',
+  'PhoneOutlined',
+  'ApartmentOutlined',
+  'SettingOutlined',
+];
+export const PERSON_TOP_LEVEL = [
+  'AppstoreOutlined',
+  'ProjectOutlined',
+  'PartitionOutlined',
+  'GiftOutlined',
+  'ShoppingOutlined',
+  'SettingOutlined',
+];
+
+const fromGroup =
+  (load: () => Promise<{ TOP_LEVEL_ICONS: Readonly<Record<string, IconDefinition>> }>, name: string) =>
+  (): Promise<IconModule> =>
+    load().then((module) => {
+      const icon = module.TOP_LEVEL_ICONS[name];
+      if (!icon) throw new Error(`menu icon ${name} missing from its group`);
+      return { default: icon };
+    });
+
+/** Every menu icon's loader: a top-level item's from its menu's chunk, a child item's (shown when its parent opens) alone. */
+export const MENU_ICONS: Readonly<Record<string, () => Promise<IconModule>>> = {
+  ...SEPARATE_ICONS,
+  ...Object.fromEntries(PERSON_TOP_LEVEL.map((name) => [name, fromGroup(() => import('./menu-icons-person'), name)])),
+  // The project menu's list last: an icon on both menus' top level (设置) comes with the project menu's chunk.
+  ...Object.fromEntries(PROJECT_TOP_LEVEL.map((name) => [name, fromGroup(() => import('./menu-icons-project'), name)])),
 };
 
 const loaded = new Map<string, IconDefinition>();

@@ -1,5 +1,9 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
-import { Avatar, Dropdown, Space, type MenuProps } from 'antd';
+import { Dropdown, Space, type MenuProps } from 'antd';
+// antd's Avatar alone: its index adds Avatar.Group and with it the Popover, which no page needs for the header
+// (quality P7).
+// eslint-disable-next-line local/no-deep-antd-import -- see above
+import Avatar from 'antd/es/avatar/Avatar';
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';

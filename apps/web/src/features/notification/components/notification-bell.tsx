@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Empty, Popover, Spin, Typography } from 'antd';
+import { Badge, Button, Dropdown, Empty, Spin, Typography } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import type { NotificationVO } from '@registry/shared/contracts/notification';
@@ -78,33 +78,36 @@ export function NotificationBell() {
     </div>
   );
 
+  // antd's Dropdown (already on every page for the user menu) with the panel as its popup, not a Popover of its own.
   return (
-    <Popover
+    <Dropdown
       open={open}
-      onOpenChange={setOpen}
-      trigger="click"
+      onOpenChange={(next) => setOpen(next)}
+      trigger={['click']}
       placement="bottomRight"
-      title={
-        <div className="notification-panel-title">
-          <span>通知</span>
-          <Button
-            type="link"
-            size="small"
-            disabled={unread === 0}
-            loading={read.isPending}
-            onClick={() => read.mutate({ all: true })}
-          >
-            全部已读
-          </Button>
+      popupRender={() => (
+        <div className="notification-popup" role="dialog" aria-label="通知">
+          <div className="notification-panel-title">
+            <span>通知</span>
+            <Button
+              type="link"
+              size="small"
+              disabled={unread === 0}
+              loading={read.isPending}
+              onClick={() => read.mutate({ all: true })}
+            >
+              全部已读
+            </Button>
+          </div>
+          {content}
         </div>
-      }
-      content={content}
+      )}
     >
       <button type="button" className="notification-bell" aria-label={unread > 0 ? `通知，${unread}条未读` : '通知'}>
         <Badge count={unread} size="small" overflowCount={99}>
           <BellOutlined className="notification-bell-icon" />
         </Badge>
       </button>
-    </Popover>
+    </Dropdown>
   );
 }
