@@ -9,6 +9,7 @@ import { RECORD_STATUS_LABELS } from '@registry/shared/contracts/form-record-cod
 import type { TaskDetailVO, TaskFormVO } from '@registry/shared/contracts/followup';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { validateRecord } from '@registry/shared/forms/record';
+import { needsChangeReason } from '@registry/shared/forms/change-reason';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { CrfForm } from '../../../components/crf/crf-form';
 import { useAutosave } from '../../../components/crf/use-autosave';
@@ -137,7 +138,7 @@ export function TaskFormPanel({
   const status = record?.status ?? null;
   const locked = status === 'locked';
   const readOnly = !editable || locked;
-  const reasonRequired = status === 'submitted' || status === 'verified';
+  const reasonRequired = needsChangeReason(status);
   const dirty = data !== baseline;
 
   useEffect(() => {

@@ -1,0 +1,28 @@
+import type { RecordStatus } from '../contracts/form-record-codes';
+
+/**
+ * The rule of a change to a submitted record, once for the server's save and both web editors (no zod: the editors
+ * load it on their first route). A submitted or verified record needs a reason for any change of its data; a draft
+ * takes none, a locked record refuses every change (it is unlocked first, with its own reason). The editors ask for
+ * the reason once per save (never autosave such a record); the server refuses a change without it.
+ */
+export const CHANGE_REASON = {
+  label: '修改原因',
+  maxLength: 500,
+  required: '请填写修改原因',
+  tooLong: '修改原因不能超过500个字符',
+} as const;
+
+/** Whether a change to a record in `status` needs a reason (null: no record yet, a draft to be). */
+export function needsChangeReason(status: RecordStatus | null): boolean {
+  return status === 'submitted' || status === 'verified';
+}
+
+/** Whether a save of a record that was `status` is refused for want of a reason: it changes data, and none was given. */
+export function missingChangeReason(
+  status: RecordStatus,
+  changed: boolean,
+  reason: string | null | undefined,
+): boolean {
+  return needsChangeReason(status) && changed && (reason ?? '').trim() === '';
+}
