@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Space, Tag, Tooltip, Typography } from 'antd';
 import { LazyAlert } from '../../../components/lazy-alert/lazy-alert';
 import { SaveOutlined, SendOutlined } from '@ant-design/icons';
@@ -16,15 +16,11 @@ import { useAutosave } from '../../../components/crf/use-autosave';
 import { useExternalValues } from '../../../components/crf/use-external-values';
 import { useRecordSave, type SaveState } from '../../../components/crf/use-record-save';
 import { useSaveShortcut } from '../../../components/crf/use-save-shortcut';
+import { changeReasonRequest, useReasonPrompt } from '../../../components/crf/reason-dialog';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { toast } from '../../../lib/toast';
 import { taskKeys } from '../api/keys';
 import { saveTaskForm } from '../api/save-task-form';
-
-/** Asked once per save of a submitted form; loads when first asked (quality P7). */
-const ChangeReasonDialog = lazy(() =>
-  import('./reason-dialog').then((module) => ({ default: module.ChangeReasonDialog })),
-);
 
 type Data = Record<string, unknown>;
 type TaskRecord = TaskFormVO['record'];
@@ -106,7 +102,8 @@ export function TaskFormPanel({
   const [showAll, setShowAll] = useState(false);
   const [conflict, setConflict] = useState<string | null>(null);
   const [busy, setBusy] = useState<null | 'draft' | 'submit'>(null);
-  const [askReason, setAskReason] = useState(false);
+  // Asked once per save of a submitted form; the modal loads when first asked (quality P7).
+  const { ask: askReason, holder: reasonHolder } = useReasonPrompt();
   const { save: send, saveState, refuse, refused, reset } = useRecordSave();
   const [savedAt, setSavedAt] = useState<{ at: string; auto: boolean } | null>(null);
 
@@ -241,9 +238,20 @@ export function TaskFormPanel({
       toast.error(`有 ${hard.length} 处问题需要修正，${reasonRequired ? '修改未保存' : '未提交'}`);
       return;
     }
-    if (reasonRequired) setAskReason(true);
-    else void submitWith();
-  }, [form, definition, external, reasonRequired, submitWith]);
+    if (!reasonRequired) {
+      void submitWith();
+      return;
+    }
+    void askReason(
+      changeReasonRequest(
+        `该表单${status ? RECORD_STATUS_LABELS[status] : ''}，修改数据需要说明原因。${
+          status === 'verified' ? '保存后表单将回到“已提交”，需重新核查。' : ''
+        }`,
+      ),
+    ).then((reason) => {
+      if (reason) void submitWith(reason);
+    });
+  }, [form, definition, external, reasonRequired, status, askReason, submitWith]);
 
   // Ctrl+S: the draft, or (submitted) the change with its reason; a form without changes leaves it to the others.
   const onSaveKey = useCallback(() => {
@@ -331,16 +339,7 @@ export function TaskFormPanel({
         showAllIssues={showAll}
         readOnly={readOnly}
       />
-      {askReason && (
-        <Suspense fallback={null}>
-          <ChangeReasonDialog
-            onDone={(reason) => {
-              setAskReason(false);
-              if (reason) void submitWith(reason);
-            }}
-          />
-        </Suspense>
-      )}
+      {reasonHolder}
     </div>
   );
 }
