@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { clinicalDate, dateString, instantString, int4 } from './fields';
 import { page, pageRequest } from './envelope';
 import { OFFSET_UNITS, TASK_STATES, TASK_STATUSES, type OffsetUnit, type TaskState } from '../followup/schedule';
-import { CHANGE_REASON } from '../forms/change-reason';
 import { PLAN_KINDS, PLAN_STATUSES, ASSIGN_MODES, CONTACT_METHODS, CONTACT_OUTCOMES } from './followup-codes';
 
 // the codes live without zod (the web's list and record pages import them from there); the contract re-exports them
@@ -472,7 +471,9 @@ export const taskFormSaveRequest = z.object({
   /** Null for a first save. */
   rowVersion: int4({ message: '请提供数据版本' }).nullable(),
   submit: z.boolean().default(false),
-  reason: z.string().trim().max(CHANGE_REASON.maxLength, CHANGE_REASON.tooLong).optional(),
+  // CHANGE_REASON's limit and message (form-record-codes; a test holds them equal): importing it here would add a
+  // chunk to the pages that load this contract.
+  reason: z.string().trim().max(500, '修改原因不能超过500个字符').optional(),
 });
 export type TaskFormSaveRequest = z.input<typeof taskFormSaveRequest>;
 /** The form with its record as saved (the detail's `forms` entry). */

@@ -2,8 +2,13 @@ import { z } from 'zod';
 import { page, pageRequest } from './envelope';
 import { int4, queryInt4 } from './fields';
 import { recordIssue } from './form-definition';
-import { RECORD_STATUSES, VALUE_SOURCES, QUERY_STATUS_CODES, QUERY_MINE_FILTERS } from './form-record-codes';
-import { CHANGE_REASON } from '../forms/change-reason';
+import {
+  CHANGE_REASON,
+  RECORD_STATUSES,
+  VALUE_SOURCES,
+  QUERY_STATUS_CODES,
+  QUERY_MINE_FILTERS,
+} from './form-record-codes';
 
 // the codes live without zod (the web's list and record pages import them from there); the contract re-exports them
 export * from './form-record-codes';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RECORD_STATUSES } from '../contracts/form-record-codes';
 import { recordSaveRequest } from '../contracts/form-record';
+import { taskFormSaveRequest } from '../contracts/followup';
 import { CHANGE_REASON, missingChangeReason, needsChangeReason } from './change-reason';
 
 describe('needsChangeReason', () => {
@@ -25,11 +26,15 @@ describe('missingChangeReason', () => {
 });
 
 describe('CHANGE_REASON', () => {
-  it('should be the limit and message of the save contract', () => {
+  it('should be the limit and message of both save contracts (the record and the follow-up task)', () => {
     const base = { patientId: '00000000-0000-4000-8000-000000000000', formKey: 'vitals', rowVersion: 0, data: {} };
     expect(recordSaveRequest.safeParse({ ...base, reason: 'x'.repeat(CHANGE_REASON.maxLength) }).success).toBe(true);
     const long = recordSaveRequest.safeParse({ ...base, reason: 'x'.repeat(CHANGE_REASON.maxLength + 1) });
     expect(long.error?.issues.map((i) => i.message)).toEqual([CHANGE_REASON.tooLong]);
+    const task = { taskId: base.patientId, formKey: 'vitals', versionId: base.patientId, data: {}, rowVersion: null };
+    expect(taskFormSaveRequest.safeParse({ ...task, reason: 'x'.repeat(CHANGE_REASON.maxLength) }).success).toBe(true);
+    const longTask = taskFormSaveRequest.safeParse({ ...task, reason: 'x'.repeat(CHANGE_REASON.maxLength + 1) });
+    expect(longTask.error?.issues.map((i) => i.message)).toEqual([CHANGE_REASON.tooLong]);
     expect(CHANGE_REASON.tooLong).toContain(String(CHANGE_REASON.maxLength));
   });
 });

@@ -1,5 +1,5 @@
 import { Form, Input, Modal, Space, Tag, Typography } from 'antd';
-import { CHANGE_REASON } from '@registry/shared/forms/change-reason';
+import { CHANGE_REASON } from '@registry/shared/contracts/form-record-codes';
 import type { ReasonRequest } from './reason-dialog';
 
 /** The reason modal of `useReasonPrompt` (reason-dialog.tsx), loaded when first asked. */

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
-import { CHANGE_REASON } from '@registry/shared/forms/change-reason';
+import { CHANGE_REASON } from '@registry/shared/contracts/form-record-codes';
 
 /** Reasons a coordinator gives most often (a click fills them in; they can still be edited). */
 export const COMMON_REASONS = ['录入错误更正', '补充缺失数据', '源文件已更新', '回复质疑后修改'] as const;
