@@ -5,6 +5,17 @@ import type { FormRecordVO } from './form-record';
  * the web imports them from here, so a page that shows a record's status does not load zod. `form-record.ts`
  * re-exports them.
  */
+/**
+ * The reason of a change to a submitted record: its label, limit and messages (the rule: forms/change-reason, which
+ * re-exports it; kept here, with the codes the web loads anyway, so the contracts read it without another chunk).
+ */
+export const CHANGE_REASON = {
+  label: '修改原因',
+  maxLength: 500,
+  required: '请填写修改原因',
+  tooLong: '修改原因不能超过500个字符',
+} as const;
+
 export const RECORD_STATUSES = ['draft', 'submitted', 'verified', 'locked'] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];
 export const RECORD_STATUS_LABELS: Readonly<Record<RecordStatus, string>> = {

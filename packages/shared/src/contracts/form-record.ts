@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { page, pageRequest } from './envelope';
 import { int4, queryInt4 } from './fields';
 import { recordIssue } from './form-definition';
-import { RECORD_STATUSES, VALUE_SOURCES, QUERY_STATUS_CODES, QUERY_MINE_FILTERS } from './form-record-codes';
+import {
+  CHANGE_REASON,
+  RECORD_STATUSES,
+  VALUE_SOURCES,
+  QUERY_STATUS_CODES,
+  QUERY_MINE_FILTERS,
+} from './form-record-codes';
 
 // the codes live without zod (the web's list and record pages import them from there); the contract re-exports them
 export * from './form-record-codes';
@@ -27,7 +33,7 @@ export * from './form-record-codes';
 /** Where a value came from: import `{ batchId, fileName, row }`, recognition `{ documentId, page, box }`. */
 export const valueSourceRef = z.record(z.string(), z.unknown()).nullable();
 
-const reasonField = z.string().trim().max(500, '修改原因不能超过500个字符');
+const reasonField = z.string().trim().max(CHANGE_REASON.maxLength, CHANGE_REASON.tooLong);
 const uuid = (message: string) => z.guid(message);
 const dataPath = z.string().min(1, '请选择数据项').max(200, '数据项不正确');
 

@@ -1,3 +1,5 @@
+import { CHANGE_REASON } from '@registry/shared/forms/change-reason';
+
 /** The Chinese messages of the CRF record calls (shared by the writer, the service and the tests). */
 export const RECORD_MESSAGES = {
   patientNotFound: '患者不存在',
@@ -7,7 +9,8 @@ export const RECORD_MESSAGES = {
   stale: '该表单已被他人修改，请刷新后查看变更',
   locked: '表单已锁定，不能修改',
   frozen: '项目已锁定或归档，数据不能修改',
-  reasonRequired: '请填写修改原因',
+  /** A change to a submitted record without its reason (the rule: shared forms/change-reason). */
+  reasonRequired: CHANGE_REASON.required,
   unlockReasonRequired: '请填写解锁原因',
   deleteReasonRequired: '请填写删除原因',
   notRepeating: '该表单不是重复表单，只有一个实例',

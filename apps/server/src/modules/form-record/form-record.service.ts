@@ -19,6 +19,7 @@ import type {
 } from '@registry/shared/contracts/form-record';
 import type { FormDefinition } from '@registry/shared/forms/definition';
 import { evaluateForm, isBlankValue, validateRecord, type EvaluateContext } from '@registry/shared/forms/record';
+import { missingChangeReason } from '@registry/shared/forms/change-reason';
 import { hasAnyPermission, PERMISSIONS } from '@registry/shared/permissions';
 import type { Db, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -418,7 +419,7 @@ export function createFormRecordService(deps: {
             ? 'submitted'
             : from;
       const reason = input.reason?.trim() ?? '';
-      if ((from === 'submitted' || from === 'verified') && changes.length > 0 && reason === '')
+      if (missingChangeReason(from, changes.length > 0, reason))
         throw new AppError(400, M.reasonRequired, [{ path: 'reason', message: M.reasonRequired }]);
       if (!existing && changes.length === 0 && status === 'draft' && !patientPlan)
         return presentBlank(

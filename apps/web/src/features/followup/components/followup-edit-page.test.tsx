@@ -468,6 +468,45 @@ describe('FollowupEditPage', { timeout: 120_000 }, () => {
       expect(calls.saves).toHaveLength(0);
     });
 
+    it('should ask the reason of a change to a submitted form once per save, in the CRF reason dialog', async () => {
+      const calls = serve({
+        detail: buildDetail({
+          forms: [
+            {
+              formKey: 'followup_visit',
+              title: '随访记录',
+              record: {
+                id: RECORD_ID,
+                instance: 1,
+                versionId: VERSION_ID,
+                status: 'submitted',
+                data: { fu_date: '2026-11-20', nyha: 'II级' },
+                rowVersion: 3,
+                updatedAt: '2026-11-20T02:00:00.000Z',
+              },
+            },
+          ],
+        }),
+      });
+      const { user } = await renderEdit();
+      const input = await screen.findByLabelText('NYHA分级', {}, { timeout: 20_000 });
+      fireEvent.change(input, { target: { value: 'III级' } });
+      await user.click(screen.getByRole('button', { name: /保存修改/ }));
+      const ask = await screen.findByRole('dialog', { name: '填写修改原因' }, { timeout: 20_000 });
+      await user.click(within(ask).getByRole('button', { name: /保存修改/ }));
+      expect(await within(ask).findByText('请填写修改原因')).toBeInTheDocument();
+      expect(calls.saves).toHaveLength(0);
+      await user.click(within(ask).getByText('录入错误更正'));
+      await user.click(within(ask).getByRole('button', { name: /保存修改/ }));
+      await waitFor(() => expect(calls.saves).toHaveLength(1));
+      expect(calls.saves[0]).toMatchObject({
+        data: { nyha: 'III级' },
+        rowVersion: 3,
+        submit: true,
+        reason: '录入错误更正',
+      });
+    });
+
     it('should save the draft at once on Ctrl+S', async () => {
       const calls = serve();
       const { user } = await renderEdit();

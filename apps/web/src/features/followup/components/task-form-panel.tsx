@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Space, Tag, Tooltip, Typography } from 'antd';
 import { LazyAlert } from '../../../components/lazy-alert/lazy-alert';
 import { SaveOutlined, SendOutlined } from '@ant-design/icons';
@@ -9,21 +9,18 @@ import { RECORD_STATUS_LABELS } from '@registry/shared/contracts/form-record-cod
 import type { TaskDetailVO, TaskFormVO } from '@registry/shared/contracts/followup';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { validateRecord } from '@registry/shared/forms/record';
+import { needsChangeReason } from '@registry/shared/forms/change-reason';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { CrfForm } from '../../../components/crf/crf-form';
 import { useAutosave } from '../../../components/crf/use-autosave';
 import { useExternalValues } from '../../../components/crf/use-external-values';
 import { useRecordSave, type SaveState } from '../../../components/crf/use-record-save';
 import { useSaveShortcut } from '../../../components/crf/use-save-shortcut';
+import { changeReasonRequest, useReasonPrompt } from '../../../components/crf/reason-dialog';
 import { useMenuStore } from '../../../lib/stores/menu-store';
 import { toast } from '../../../lib/toast';
 import { taskKeys } from '../api/keys';
 import { saveTaskForm } from '../api/save-task-form';
-
-/** Asked once per save of a submitted form; loads when first asked (quality P7). */
-const ChangeReasonDialog = lazy(() =>
-  import('./reason-dialog').then((module) => ({ default: module.ChangeReasonDialog })),
-);
 
 type Data = Record<string, unknown>;
 type TaskRecord = TaskFormVO['record'];
@@ -105,7 +102,8 @@ export function TaskFormPanel({
   const [showAll, setShowAll] = useState(false);
   const [conflict, setConflict] = useState<string | null>(null);
   const [busy, setBusy] = useState<null | 'draft' | 'submit'>(null);
-  const [askReason, setAskReason] = useState(false);
+  // Asked once per save of a submitted form; the modal loads when first asked (quality P7).
+  const { ask: askReason, holder: reasonHolder } = useReasonPrompt();
   const { save: send, saveState, refuse, refused, reset } = useRecordSave();
   const [savedAt, setSavedAt] = useState<{ at: string; auto: boolean } | null>(null);
 
@@ -137,7 +135,7 @@ export function TaskFormPanel({
   const status = record?.status ?? null;
   const locked = status === 'locked';
   const readOnly = !editable || locked;
-  const reasonRequired = status === 'submitted' || status === 'verified';
+  const reasonRequired = needsChangeReason(status);
   const dirty = data !== baseline;
 
   useEffect(() => {
@@ -240,9 +238,20 @@ export function TaskFormPanel({
       toast.error(`有 ${hard.length} 处问题需要修正，${reasonRequired ? '修改未保存' : '未提交'}`);
       return;
     }
-    if (reasonRequired) setAskReason(true);
-    else void submitWith();
-  }, [form, definition, external, reasonRequired, submitWith]);
+    if (!reasonRequired) {
+      void submitWith();
+      return;
+    }
+    void askReason(
+      changeReasonRequest(
+        `该表单${status ? RECORD_STATUS_LABELS[status] : ''}，修改数据需要说明原因。${
+          status === 'verified' ? '保存后表单将回到“已提交”，需重新核查。' : ''
+        }`,
+      ),
+    ).then((reason) => {
+      if (reason) void submitWith(reason);
+    });
+  }, [form, definition, external, reasonRequired, status, askReason, submitWith]);
 
   // Ctrl+S: the draft, or (submitted) the change with its reason; a form without changes leaves it to the others.
   const onSaveKey = useCallback(() => {
@@ -330,16 +339,7 @@ export function TaskFormPanel({
         showAllIssues={showAll}
         readOnly={readOnly}
       />
-      {askReason && (
-        <Suspense fallback={null}>
-          <ChangeReasonDialog
-            onDone={(reason) => {
-              setAskReason(false);
-              if (reason) void submitWith(reason);
-            }}
-          />
-        </Suspense>
-      )}
+      {reasonHolder}
     </div>
   );
 }

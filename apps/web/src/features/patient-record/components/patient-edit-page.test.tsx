@@ -174,7 +174,7 @@ describe('PatientEditPage', { timeout: 60_000 }, () => {
     expect(calls.saves).toHaveLength(0);
     // Empty reason: refused.
     await user.click(within(ask).getByRole('button', { name: /保存修改/ }));
-    expect(await within(ask).findByText('请填写原因')).toBeInTheDocument();
+    expect(await within(ask).findByText('请填写修改原因')).toBeInTheDocument();
     await user.click(within(ask).getByText('录入错误更正'));
     await user.click(within(ask).getByRole('button', { name: /保存修改/ }));
     await waitFor(() => expect(calls.saves).toHaveLength(1));

@@ -22,7 +22,7 @@ import { formOf, useRecordDefinition, withRecordVersion, type RecordDefinition }
 import { recordsByForm } from '../hooks/records-by-form';
 import { FormTree, type TreeSelection } from './form-tree';
 import { PatientHeader } from './patient-header';
-import { useReasonPrompt } from './reason-dialog';
+import { useReasonPrompt } from '../../../components/crf/reason-dialog';
 import { RecordEditor, type RecordEditorHandle } from './record-editor';
 import './patient-record.css';
 

@@ -37,7 +37,7 @@ import { toast } from '../../../lib/toast';
 import { fieldAt } from '../hooks/record-definition';
 import { hardIssues, useRecordSession, type RecordSession } from '../hooks/use-record-session';
 import { FieldMarker, isMarked, sourceHref } from './field-marker';
-import { COMMON_REASONS, useReasonPrompt } from './reason-dialog';
+import { changeReasonRequest, useReasonPrompt } from '../../../components/crf/reason-dialog';
 import { RecordStatusTag } from './record-status-tag';
 
 // Dialogs load when first opened (quality P7): a save conflict and a version upgrade are rare.
@@ -278,14 +278,13 @@ export function RecordEditor({
     }
     let why: string | undefined;
     if (reasonRequired) {
-      const answer = await reason.ask({
-        title: '填写修改原因',
-        description: `该表单${RECORD_STATUS_LABELS[session.record.status]}，修改数据需要说明原因。${
-          session.record.status === 'verified' ? '保存后表单将回到“已提交”，需重新核查。' : ''
-        }`,
-        okText: '保存修改',
-        suggestions: COMMON_REASONS,
-      });
+      const answer = await reason.ask(
+        changeReasonRequest(
+          `该表单${RECORD_STATUS_LABELS[session.record.status]}，修改数据需要说明原因。${
+            session.record.status === 'verified' ? '保存后表单将回到“已提交”，需重新核查。' : ''
+          }`,
+        ),
+      );
       if (!answer) return;
       why = answer;
     }

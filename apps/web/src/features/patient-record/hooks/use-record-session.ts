@@ -4,6 +4,7 @@ import type { RecordIssue } from '@registry/shared/contracts/form-definition';
 import type { FormRecordVO, RecordStatusAction } from '@registry/shared/contracts/form-record';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { validateRecord } from '@registry/shared/forms/record';
+import { needsChangeReason } from '@registry/shared/forms/change-reason';
 import { useAutosave } from '../../../components/crf/use-autosave';
 import { useRecordSave } from '../../../components/crf/use-record-save';
 import { changeRecordStatus } from '../api/change-record-status';
@@ -27,11 +28,6 @@ export type Conflict = {
 
 /** Edits that did not reach the server before a reload, offered to be copied back in. */
 export type CarryOver = { keys: string[]; data: Data };
-
-/** A submitted or verified record needs a reason for any change; a locked one takes none. */
-export function needsReason(status: FormRecordVO['status']): boolean {
-  return status === 'submitted' || status === 'verified';
-}
 
 /** The values of the record the user may not see (PHI without `patient.pii`): their field keys. */
 export function maskedKeys(record: FormRecordVO): ReadonlySet<string> {
@@ -112,7 +108,7 @@ export function useRecordSession({
 
   const locked = record.status === 'locked';
   const editable = canEdit && !locked;
-  const reasonRequired = needsReason(record.status);
+  const reasonRequired = needsChangeReason(record.status);
   const masked = useMemo(() => maskedKeys(record), [record]);
   const dirty = data !== baseline;
 

@@ -1,9 +1,11 @@
 import { Form, Input, Modal, Space, Tag, Typography } from 'antd';
+import { CHANGE_REASON } from '@registry/shared/contracts/form-record-codes';
 import type { ReasonRequest } from './reason-dialog';
 
 /** The reason modal of `useReasonPrompt` (reason-dialog.tsx), loaded when first asked. */
 export function ReasonDialog({ request, onDone }: { request: ReasonRequest; onDone: (reason: string | null) => void }) {
   const [form] = Form.useForm<{ reason: string }>();
+  const label = request.label ?? '原因';
   const submit = async () => {
     const { reason } = await form.validateFields();
     onDone(reason.trim());
@@ -18,22 +20,22 @@ export function ReasonDialog({ request, onDone }: { request: ReasonRequest; onDo
       onOk={() => void submit().catch(() => undefined)}
       onCancel={() => onDone(null)}
       destroyOnHidden
-      maskClosable={false}
+      mask={{ closable: false }}
     >
       {request.description && <div style={{ marginBottom: 12 }}>{request.description}</div>}
       <Form form={form} layout="vertical" onFinish={() => void submit()}>
         <Form.Item
           name="reason"
-          label="原因"
+          label={label}
           rules={[
-            { required: true, whitespace: true, message: '请填写原因' },
-            { max: 500, message: '原因不能超过500个字符' },
+            { required: true, whitespace: true, message: `请填写${label}` },
+            { max: CHANGE_REASON.maxLength, message: `${label}不能超过${CHANGE_REASON.maxLength}个字符` },
           ]}
         >
           <Input.TextArea
             autoFocus
             rows={3}
-            maxLength={500}
+            maxLength={CHANGE_REASON.maxLength}
             showCount
             placeholder="请说明原因（将记录在稽查轨迹中）"
             onKeyDown={(event) => {
