@@ -89,8 +89,8 @@ test('should add a patient, fill and submit a form, change a value with a reason
   await page.getByRole('button', { name: '保存修改' }).click();
   const reasonDialog = page.getByRole('dialog', { name: '填写修改原因' });
   await reasonDialog.getByRole('button', { name: '保存修改' }).click();
-  await expect(reasonDialog.getByText('请填写原因', { exact: true })).toBeVisible();
-  await reasonDialog.getByLabel('原因').fill('复核原始病历，体重录入错误');
+  await expect(reasonDialog.getByText('请填写修改原因', { exact: true })).toBeVisible();
+  await reasonDialog.getByLabel('修改原因').fill('复核原始病历，体重录入错误');
   await reasonDialog.getByRole('button', { name: '保存修改' }).click();
   await expect(reasonDialog).toBeHidden();
 
