@@ -212,12 +212,14 @@ describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
     expect(bodies[1]?.revision).toBe(4);
     expect(await screen.findByText('数据库已被他人修改，请刷新后重试')).toBeInTheDocument();
     expect(findButton(/^保\s*存$/)).toBeDisabled();
+    expect(findButton(/^发\s*布$/)).toBeDisabled();
 
     const loadsBefore = calls.draftLoads;
     await user.click(findButton('重新加载'));
     await waitFor(() => expect(calls.draftLoads).toBe(loadsBefore + 1));
     await waitFor(() => expect(fieldRow('年龄')).toBeInTheDocument());
-    expect(screen.queryByText('数据库已被他人修改，请刷新后重试')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('数据库已被他人修改，请刷新后重试')).not.toBeInTheDocument());
+    expect(findButton(/^发\s*布$/)).toBeEnabled();
   });
 
   it('should show the diff and require the data-loss acknowledgement before publishing', async () => {

@@ -46,10 +46,11 @@ export function useDraftSession({ autosave = true }: { autosave?: boolean } = {}
     gcTime: 0,
     queryFn: async () => {
       const data = await getDraft();
-      useDesignerStore.getState().load(data.revision, data.definition);
+      // The conflict clears before the reloaded fields show, so the two never disagree on screen.
       setSaveState('idle');
       setSaveMessage(null);
       setSavedUnpublished(null);
+      useDesignerStore.getState().load(data.revision, data.definition);
       return data;
     },
   });
