@@ -19,8 +19,8 @@ import { registerFileRoutes } from './modules/file/file.routes';
 import { createFileService } from './modules/file/file.service';
 import { registerMenuRoutes } from './modules/menu/menu.routes';
 import { createMenuService } from './modules/menu/menu.service';
-import { registerAccountRoutes } from './modules/account/account.routes';
-import { createAccountService } from './modules/account/account.service';
+import { registerUserAccountRoutes } from './modules/member/user-account.routes';
+import { createUserAccountService } from './modules/member/user-account.service';
 import { registerTenantRoutes } from './modules/tenant/tenant.routes';
 import { createTenantService } from './modules/tenant/tenant.service';
 import { registerCenterRoutes } from './modules/center/center.routes';
@@ -35,10 +35,10 @@ import { registerPageConfigRoutes } from './modules/page-config/page-config.rout
 import { createPageConfigService } from './modules/page-config/page-config.service';
 import { registerFollowupPlanRoutes } from './modules/followup/followup-plan.routes';
 import { createFollowupPlanService } from './modules/followup/followup-plan.service';
-import { registerFormRecordRoutes } from './modules/form-record/form-record.routes';
+import { registerPatientRecordRoutes } from './modules/patient-record/patient-record.routes';
 import { createDefinitionCache } from './domain/crf/definition-cache';
-import { createFormRecordService } from './modules/form-record/form-record.service';
-import { createRecordMigrationService } from './modules/form-record/record-migration.service';
+import { createPatientRecordService } from './modules/patient-record/patient-record.service';
+import { createRecordMigrationService } from './modules/patient-record/record-migration.service';
 import { createFollowupRecordService } from './modules/followup/followup-record.service';
 import { registerFollowupTaskRoutes } from './modules/followup/followup-task.routes';
 import { createFollowupTaskService } from './modules/followup/followup-task.service';
@@ -47,9 +47,9 @@ import { createPatientImportService } from './modules/patient-import/patient-imp
 import { registerPatientRoutes } from './modules/patient/patient.routes';
 import { createPatientService } from './modules/patient/patient.service';
 import { resolvePhiKeys } from './lib/phi-crypto';
-import { createMemberService } from './modules/permission/member.service';
-import { registerPermissionRoutes } from './modules/permission/permission.routes';
-import { createRoleService } from './modules/permission/role.service';
+import { createMemberService } from './modules/member/member.service';
+import { registerMemberRoutes } from './modules/member/member.routes';
+import { createRoleService } from './modules/member/role.service';
 import { registerProjectManageRoutes } from './modules/project/project-manage.routes';
 import { createProjectManageService } from './modules/project/project-manage.service';
 import { registerProjectRoutes } from './modules/project/project.routes';
@@ -57,8 +57,8 @@ import { createProjectService } from './modules/project/project.service';
 import { registerSupportAccessRoutes } from './modules/support-access/support-access.routes';
 import { createSupportAccessService } from './modules/support-access/support-access.service';
 import { registerSystemRoutes } from './modules/system/system.routes';
-import { registerUserRoutes } from './modules/user/user.routes';
-import { createUserService } from './modules/user/user.service';
+import { registerAccountRoutes } from './modules/account/account.routes';
+import { createAccountService } from './modules/account/account.service';
 import { createFollowupReminderJob } from './modules/followup/followup-reminder.job';
 import {
   combineNotifiers,
@@ -172,15 +172,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerMenuRoutes(app, { menu: createMenuService({ db }) });
   registerSupportAccessRoutes(app, { support: createSupportAccessService({ db, clock }) });
-  registerUserRoutes(app, { users: createUserService({ db, clock, sessions }) });
+  registerAccountRoutes(app, { users: createAccountService({ db, clock, sessions }) });
   registerProjectRoutes(app, { projects: createProjectService({ db, clock, sessions }) });
   registerProjectManageRoutes(app, { manage: createProjectManageService({ db, clock }) });
   registerCenterRoutes(app, { centers: createCenterService({ db, clock }) });
-  registerPermissionRoutes(app, {
+  registerMemberRoutes(app, {
     roles: createRoleService({ db, clock }),
     members: createMemberService({ db, clock }),
   });
-  registerAccountRoutes(app, { accounts: createAccountService({ db, clock, sessions }) });
+  registerUserAccountRoutes(app, { accounts: createUserAccountService({ db, clock, sessions }) });
   registerTenantRoutes(app, { tenants: createTenantService({ db, clock }) });
   const files = createFileService({ db, clock, storage });
   registerFileRoutes(app, { files });
@@ -203,7 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? combineNotifiers(createInAppNotifier(), createSmsNotifier({ sms, now: () => clock.now() }))
       : createInAppNotifier());
   const definitions = createDefinitionCache();
-  const formRecords = createFormRecordService({
+  const formRecords = createPatientRecordService({
     db,
     clock,
     definitions,
@@ -212,7 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     followup: patientFollowupSync,
   });
   const recordMigration = createRecordMigrationService({ db, clock, definitions });
-  registerFormRecordRoutes(app, { records: formRecords, migration: recordMigration });
+  registerPatientRecordRoutes(app, { records: formRecords, migration: recordMigration });
   // follow-up worklist and record (issue 6)
   registerFollowupTaskRoutes(app, {
     tasks: createFollowupTaskService({ db, clock, keys: phiKeys }),

@@ -12,7 +12,7 @@ import { ensureReferenceData } from './db/reference-data/ensure-reference-data';
 import { DEMO_ACCOUNTS, seedDemo, seedReferenceData } from './db/seed';
 import { resolvePhiKeys } from './lib/phi-crypto';
 import { purgeExpiredSignInData } from './modules/auth/auth.repository';
-import { seedDemoRecords } from './modules/form-record/form-record.seed';
+import { seedDemoRecords } from './modules/patient-record/patient-record.seed';
 import { seedDemoFollowup } from './modules/followup/followup-plan.seed';
 import { seedDemoPatients } from './modules/patient/patient.seed';
 import { serializeError } from './plugins/request-log';

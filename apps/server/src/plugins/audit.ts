@@ -55,7 +55,7 @@ export async function audit(tx: Executor, ctx: AuditContext, event: AuditEvent, 
 
 /**
  * The row `audit` inserts. For a writer that folds its audit event into one statement with the change itself (see
- * `modules/form-record/record-writer.ts`): same columns, same rules.
+ * `modules/patient-record/record-writer.ts`): same columns, same rules.
  */
 export function auditRow(ctx: AuditContext, event: AuditEvent, at?: Date): AuditRow {
   return {

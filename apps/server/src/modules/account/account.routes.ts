@@ -1,40 +1,38 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { API_BASE } from '@registry/shared/constants';
-import { page } from '@registry/shared/contracts/envelope';
-import { tenantUserPageRequest, tenantUserVO, userIdRequest } from '@registry/shared/contracts/user';
-import { PERMISSIONS } from '@registry/shared/permissions';
+import { changePasswordRequest, updateUserRequest, userInfo } from '@registry/shared/contracts/user';
 import { requireAuth } from '../../plugins/access';
-import { auditContext, NOT_AUDITED } from '../../plugins/audit';
-import { ok, okSchema } from '../../plugins/envelope';
+import { auditContext } from '../../plugins/audit';
+import { nullData, ok, okSchema } from '../../plugins/envelope';
 import type { AccountService } from './account.service';
 
-/** The acting tenant's accounts: page, disable, enable (`user.manage`). */
-export function registerAccountRoutes(root: FastifyInstance, deps: { accounts: AccountService }): void {
+export function registerAccountRoutes(root: FastifyInstance, deps: { users: AccountService }): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/sys-user`;
-  const config = { permission: PERMISSIONS.userManage };
-  const { accounts } = deps;
+
+  app.get(
+    `${base}/user-info`,
+    { schema: { response: okSchema(userInfo) }, config: { permission: null, initialPassword: true } },
+    async (request) => ok(await deps.users.userInfo(requireAuth(request))),
+  );
+
+  app.put(
+    base,
+    {
+      schema: { body: updateUserRequest, response: okSchema(userInfo) },
+      config: { permission: null, audit: ['user.update'] },
+    },
+    async (request) => ok(await deps.users.updateSelf(requireAuth(request), request.body, auditContext(request))),
+  );
 
   app.post(
-    `${base}/page`,
+    `${base}/change-pwd`,
     {
-      schema: { body: tenantUserPageRequest, response: okSchema(page(tenantUserVO)) },
-      config: { ...config, audit: NOT_AUDITED.read },
+      schema: { body: changePasswordRequest, response: okSchema(nullData) },
+      config: { permission: null, initialPassword: true, audit: ['user.password.set', 'user.password.change'] },
     },
-    async (request) => ok(await accounts.page(requireAuth(request), request.body)),
-  );
-  app.post(
-    `${base}/disable`,
-    { schema: { body: userIdRequest, response: okSchema(z.null()) }, config: { ...config, audit: ['user.disable'] } },
     async (request) =>
-      ok(await accounts.setDisabled(requireAuth(request), request.body.userId, true, auditContext(request))),
-  );
-  app.post(
-    `${base}/enable`,
-    { schema: { body: userIdRequest, response: okSchema(z.null()) }, config: { ...config, audit: ['user.enable'] } },
-    async (request) =>
-      ok(await accounts.setDisabled(requireAuth(request), request.body.userId, false, auditContext(request))),
+      ok(null, await deps.users.changePassword(requireAuth(request), request.body, auditContext(request))),
   );
 }

@@ -1,57 +1,102 @@
-import type { TenantUserPageRequest, TenantUserVO } from '@registry/shared/contracts/user';
+import type { ChangePasswordRequest, UpdateUserRequest, UserInfo } from '@registry/shared/contracts/user';
+import { MESSAGES } from '@registry/shared/constants';
+import { passwordProblem } from '@registry/shared/password-policy';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
+import { hashPassword, verifyPassword } from '../../lib/password';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext, SessionService } from '../auth/session.service';
-import { MANAGE_MESSAGES as M } from '../../domain/messages/project-messages';
-import { isUuid } from '../../domain/scope/project-scope';
-import { pageTenantUsers, setUserDisabled } from './account.repository';
-import { findTenantUser } from '../../domain/users/users.repository';
+import { fileIdFromReference } from '../file/file.presenter';
+import { presentUserInfo } from './account.presenter';
+import { findOwnFile, updateUserPassword, updateUserProfile } from './account.repository';
+import { findUserById } from '../../domain/users/users.repository';
+
+const AVATAR_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/bmp', 'image/webp']);
 
 export type AccountService = ReturnType<typeof createAccountService>;
 
-/** The acting tenant's accounts (`user.manage`). */
 export function createAccountService(deps: { db: Db; clock: Clock; sessions: SessionService }) {
-  const { db, clock, sessions } = deps;
+  const { db, clock } = deps;
+
+  async function load(userId: string) {
+    const user = await findUserById(db, userId);
+    if (!user) throw new AppError(404, ERROR_MESSAGES.userNotFound);
+    return user;
+  }
 
   return {
-    async page(auth: AuthContext, input: TenantUserPageRequest) {
-      const { records, total } = await pageTenantUsers(db, {
-        tenantId: auth.tenantId,
-        ...(input.keyword ? { keyword: input.keyword } : {}),
-        ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
-        current: input.current,
-        size: input.size,
-      });
-      const presented: TenantUserVO[] = records.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
-      return { records: presented, total, current: input.current, size: input.size };
+    async userInfo(auth: AuthContext): Promise<UserInfo> {
+      return presentUserInfo(await load(auth.userId), auth);
     },
 
-    /** Disabling ends every session of the user in the same transaction: their token gets 401 at once. */
-    async setDisabled(auth: AuthContext, userId: string, disabled: boolean, ctx: AuditContext): Promise<null> {
-      const user = isUuid(userId) ? await findTenantUser(db, auth.tenantId, userId) : undefined;
-      if (!user) throw new AppError(404, ERROR_MESSAGES.userNotFound);
-      if (disabled && user.id === auth.userId) throw new AppError(409, M.selfDisable);
-      if (user.disabled === disabled) return null;
+    /** The caller's own name and avatar. Only a PERSONAL user may change the avatar (seed §1). */
+    async updateSelf(auth: AuthContext, input: UpdateUserRequest, ctx: AuditContext): Promise<UserInfo> {
+      if (input.id !== undefined && input.id !== auth.userId) throw new AppError(404, ERROR_MESSAGES.userNotFound);
+      const user = await load(auth.userId);
+      const set: { name?: string; avatar?: string | null } = {};
+      if (input.name !== undefined && input.name !== user.name) set.name = input.name;
+      if (input.avatar !== undefined) {
+        let next: string | null = null;
+        if (input.avatar !== null && input.avatar.trim() !== '') {
+          const fileId = fileIdFromReference(input.avatar);
+          const file = fileId ? await findOwnFile(db, fileId, auth.userId) : undefined;
+          if (!file || !AVATAR_TYPES.has(file.contentType)) throw new AppError(400, ERROR_MESSAGES.avatarInvalid);
+          next = file.id;
+        }
+        if (next !== user.avatar) {
+          if (user.tenantType !== 'PERSONAL') throw new AppError(403, ERROR_MESSAGES.forbidden);
+          set.avatar = next;
+        }
+      }
+      if (Object.keys(set).length > 0) {
+        const now = clock.now();
+        await db.transaction(async (tx) => {
+          await updateUserProfile(tx, user.id, { ...set, updatedAt: now });
+          const oldValue: Record<string, unknown> = {};
+          for (const k of Object.keys(set) as (keyof typeof set)[]) oldValue[k] = user[k];
+          await audit(
+            tx,
+            ctx,
+            { action: 'user.update', entityType: 'user', entityId: user.id, oldValue, newValue: set },
+            now,
+          );
+        });
+      }
+      return presentUserInfo(await load(auth.userId), auth);
+    },
+
+    /** Sets or changes the caller's password, clears initPwd and ends every session of the user (this one too). */
+    async changePassword(auth: AuthContext, input: ChangePasswordRequest, ctx: AuditContext): Promise<string> {
+      const user = await load(auth.userId);
+      if (!user.initPwd) {
+        if (!input.password) throw new AppError(400, ERROR_MESSAGES.oldPasswordRequired);
+        if (!(await verifyPassword(user.passwordHash, input.password)))
+          throw new AppError(400, ERROR_MESSAGES.wrongOldPassword);
+      }
+      const problem = passwordProblem(input.newPassword, auth.username);
+      if (problem) throw new AppError(400, problem, [{ path: 'newPassword', message: problem }]);
+      if (await verifyPassword(user.passwordHash, input.newPassword))
+        throw new AppError(400, ERROR_MESSAGES.samePassword);
+      const hashed = await hashPassword(input.newPassword);
       const now = clock.now();
       await db.transaction(async (tx) => {
-        await setUserDisabled(tx, user.id, disabled, now);
-        const revoked = disabled ? await sessions.revokeUserSessions(tx, user.id) : 0;
+        await updateUserPassword(tx, user.id, hashed, now);
+        const revoked = await deps.sessions.revokeUserSessions(tx, user.id);
         await audit(
           tx,
           ctx,
           {
-            action: disabled ? 'user.disable' : 'user.enable',
+            action: user.initPwd ? 'user.password.set' : 'user.password.change',
             entityType: 'user',
             entityId: user.id,
-            oldValue: { disabled: !disabled },
-            newValue: { disabled, revokedSessions: revoked },
+            oldValue: { initPwd: user.initPwd },
+            newValue: { initPwd: false, sessionsRevoked: revoked },
           },
           now,
         );
       });
-      return null;
+      return user.initPwd ? MESSAGES.passwordSetSuccess : MESSAGES.passwordChangeSuccess;
     },
   };
 }

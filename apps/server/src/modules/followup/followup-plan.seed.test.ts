@@ -4,7 +4,7 @@ import { taskState } from '@registry/shared/followup/schedule';
 import { followupPlans, followupTasks, patients, projects, users } from '../../db/schema';
 import { resolvePhiKeys } from '../../lib/phi-crypto';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { seedDemoRecords } from '../form-record/form-record.seed';
+import { seedDemoRecords } from '../patient-record/patient-record.seed';
 import { seedDemoPatients } from '../patient/patient.seed';
 import { seedDemoFollowup } from './followup-plan.seed';
 

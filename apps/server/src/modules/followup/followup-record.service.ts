@@ -22,8 +22,8 @@ import type { PhiKeys } from '../../lib/phi-crypto';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
 import { createDefinitionCache, type PublishedVersion } from '../../domain/crf/definition-cache';
-import type { FormRecordService } from '../form-record/form-record.service';
-import { maskData } from '../form-record/record-data';
+import type { PatientRecordService } from '../patient-record/patient-record.service';
+import { maskData } from '../patient-record/record-data';
 import { latestVersionIds } from '../../domain/crf/crf-definition.repository';
 import { forgetPatientListTotals } from '../patient/patient.service';
 import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
@@ -82,7 +82,12 @@ const SUBMITTED = new Set(['submitted', 'verified', 'locked']);
  * The follow-up record of one task (`/followup/edit`): contacts, the visit's forms through the record writer,
  * complete, reopen, lost to follow-up, death; and the patient's timeline.
  */
-export function createFollowupRecordService(deps: { db: Db; clock: Clock; keys: PhiKeys; records: FormRecordService }) {
+export function createFollowupRecordService(deps: {
+  db: Db;
+  clock: Clock;
+  keys: PhiKeys;
+  records: PatientRecordService;
+}) {
   const { db, clock, keys, records } = deps;
   const cache = createDefinitionCache();
   const today = () => shanghaiDate(clock.now());

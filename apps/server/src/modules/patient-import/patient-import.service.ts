@@ -16,9 +16,9 @@ import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { EXCEL_CONTENT_TYPE } from '../database-io/excel';
 import { checkFileType } from '../file/file-type-check';
 import type { FileService } from '../file/file.service';
-import { diffLeaves } from '../form-record/record-data';
-import { writeRecord, type ExistingRecord } from '../form-record/record-writer';
-import { withPatientValues, type BoundValues } from '../form-record/patient-binding';
+import { diffLeaves } from '../patient-record/record-data';
+import { writeRecord, type ExistingRecord } from '../patient-record/record-writer';
+import { withPatientValues, type BoundValues } from '../patient-record/patient-binding';
 import { BOUND_GENDER_CODES } from '@registry/shared/forms/binding';
 import type { PatientFollowupSync } from '../../domain/patient-change/followup-sync';
 import {

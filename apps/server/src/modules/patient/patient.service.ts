@@ -22,7 +22,7 @@ import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/sco
 import { existingDictOptions, dictOptionKey } from '../../domain/crf/crf-definition.repository';
 import { createDefinitionCache } from '../../domain/crf/definition-cache';
 import type { PatientFollowupSync } from '../../domain/patient-change/followup-sync';
-import { syncBoundRecords, type BoundValues } from '../form-record/patient-binding';
+import { syncBoundRecords, type BoundValues } from '../patient-record/patient-binding';
 import type { BoundAttribute } from '@registry/shared/forms/binding';
 import {
   checkFieldQuery,
@@ -468,7 +468,7 @@ export function createPatientService(deps: {
     updateInTransaction: writeUpdate,
 
     /**
-     * For the CRF fields bound to the patient (`modules/form-record`, issue 12): the patient's identity values, in
+     * For the CRF fields bound to the patient (`modules/patient-record`, issue 12): the patient's identity values, in
      * clear (the caller masks them for a user without `patient.pii`). 404 outside the caller's scope.
      */
     async boundValues(scope: ProjectScope, patientId: string): Promise<BoundValues> {

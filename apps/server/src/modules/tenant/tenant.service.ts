@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
-import { checkAccountFree, createAccount } from '../account/new-account';
+import { checkAccountFree, createAccount } from '../../domain/users/new-account';
 import type { AuthContext } from '../auth/session.service';
 import { MANAGE_MESSAGES as M } from '../../domain/messages/project-messages';
 import { findTenantRow, insertHospitalTenant, pageTenants, tenantCodeTaken, type TenantRow } from './tenant.repository';

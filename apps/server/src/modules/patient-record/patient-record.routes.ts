@@ -34,7 +34,7 @@ import {
   migrationPreviewRequest,
   migrationPreviewResponse,
 } from '@registry/shared/contracts/record-migration';
-import type { FormRecordService } from './form-record.service';
+import type { PatientRecordService } from './patient-record.service';
 import type { RecordMigrationService } from './record-migration.service';
 
 /** Every answer may carry patient data: never cached (errors too). */
@@ -47,9 +47,9 @@ const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
  * call is open to `patient.list` holders and checks the action's own code (`patient.sdv` for verify, `patient.lock`
  * for lock and unlock) in the service, with the access hook's 403.
  */
-export function registerFormRecordRoutes(
+export function registerPatientRecordRoutes(
   root: FastifyInstance,
-  deps: { records: FormRecordService; migration: RecordMigrationService },
+  deps: { records: PatientRecordService; migration: RecordMigrationService },
 ): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/form-record`;

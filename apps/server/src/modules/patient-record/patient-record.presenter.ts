@@ -11,7 +11,7 @@ import {
 import type { FormDefinition } from '@registry/shared/forms/definition';
 import type { PublishedVersion } from '../../domain/crf/definition-cache';
 import { showPatientValue } from '@registry/shared/phi-mask';
-import type { QueryListRow, QueryRow, RecordExtras, RecordRow, VersionRowOut } from './form-record.repository';
+import type { QueryListRow, QueryRow, RecordExtras, RecordRow, VersionRowOut } from './patient-record.repository';
 import { isPhiPath, maskData, pathLabelOf, phiKeys } from './record-data';
 import { maskedBoundValues, withPatientValues, type BoundValues } from './patient-binding';
 

@@ -29,7 +29,7 @@ import type { RoleService } from './role.service';
 const manage = { permission: PERMISSIONS.permissionManage };
 
 /** Roles and members of the current project (`/manage/permissions`). */
-export function registerPermissionRoutes(
+export function registerMemberRoutes(
   root: FastifyInstance,
   deps: { roles: RoleService; members: MemberService },
 ): void {

@@ -5,14 +5,14 @@ import type { FormDefinition } from '@registry/shared/forms/definition';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { auditRow, type AuditContext } from '../../plugins/audit';
-import { RECORD_MESSAGES as M } from './form-record.messages';
+import { RECORD_MESSAGES as M } from './patient-record.messages';
 import {
   applyRecordWrite,
   liveAutoQueries,
   nextInstance,
   type RecordInsert,
   type RecordRow,
-} from './form-record.repository';
+} from './patient-record.repository';
 import { diffLeaves, fieldOfPath, isPhiPath, phiKeys } from './record-data';
 
 /** Where the values of a write came from (`calc` is the writer's own: calculated and server-cleared values). */

@@ -9,7 +9,7 @@ import { resolvePhiKeys } from '../../lib/phi-crypto';
 import { buildUser } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { seedDemoPatients } from '../patient/patient.seed';
-import { seedDemoRecords } from './form-record.seed';
+import { seedDemoRecords } from './patient-record.seed';
 
 /**
  * Issue 12, "demographics are typed twice": the 人口学资料 fields bound to the patient record (name, sex, birth date,

@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import { findTenantUser } from '../../domain/users/users.repository';
-import { checkAccountFree, createAccount } from '../account/new-account';
+import { checkAccountFree, createAccount } from '../../domain/users/new-account';
 import type { AuthContext } from '../auth/session.service';
 import {
   findAssignableRole,

@@ -6,7 +6,7 @@ import { formRecords, patients, users } from '../../db/schema';
 import type { AuditContext } from '../../plugins/audit';
 import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { createDefinitionCache, type PublishedVersion } from '../../domain/crf/definition-cache';
-import { insertSdvMarks, latestVersionsOf, type RecordRow } from './form-record.repository';
+import { insertSdvMarks, latestVersionsOf, type RecordRow } from './patient-record.repository';
 import { writeRecord } from './record-writer';
 import { demoPatientIdentities, findDemoProject } from '../../db/demo-patients';
 import { withPatientValues } from './patient-binding';

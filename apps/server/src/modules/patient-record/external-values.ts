@@ -1,5 +1,5 @@
 import type { PublishedVersion } from '../../domain/crf/definition-cache';
-import type { ContextRecord } from './form-record.repository';
+import type { ContextRecord } from './patient-record.repository';
 
 /** Cross-form values: the data of the patient's other non-repeating forms. */
 export function externalOf(

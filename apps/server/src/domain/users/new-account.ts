@@ -4,8 +4,8 @@ import { AppError } from '../../lib/errors';
 import { generateInitialPassword } from '../../lib/initial-password';
 import { hashPassword } from '../../lib/password';
 import { passwordProblem } from '@registry/shared/password-policy';
-import { MANAGE_MESSAGES as M } from '../../domain/messages/project-messages';
-import { findOrCreateDepartment, findUsernameOrPhone, insertUser } from './account.repository';
+import { MANAGE_MESSAGES as M } from '../messages/project-messages';
+import { findOrCreateDepartment, findUsernameOrPhone, insertUser } from './new-account.repository';
 
 export type NewAccountInput = {
   username: string;

@@ -13,7 +13,7 @@ import {
 import { resolvePhiKeys } from '../../lib/phi-crypto';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { seedDemoPatients } from '../patient/patient.seed';
-import { seedDemoRecords } from './form-record.seed';
+import { seedDemoRecords } from './patient-record.seed';
 
 type Body<T> = { status: number; data: T };
 

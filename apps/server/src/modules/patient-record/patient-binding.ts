@@ -10,7 +10,7 @@ import type { AuditContext } from '../../plugins/audit';
 import type { ProjectScope } from '../../domain/scope/project-scope';
 import { createDefinitionCache, type PublishedVersion } from '../../domain/crf/definition-cache';
 import { recomputeCalcs } from './dependent-calcs';
-import { loadPatientContext, type ContextRecord } from './form-record.repository';
+import { loadPatientContext, type ContextRecord } from './patient-record.repository';
 import { externalOf } from './external-values';
 import { diffLeaves } from './record-data';
 import { writeRecord } from './record-writer';

@@ -31,7 +31,7 @@ import { dictValuesOf } from '../database/database.service';
 import { shanghaiDate } from '@registry/shared/followup/schedule';
 import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import { createDefinitionCache, type DefinitionCache, type PublishedVersion } from '../../domain/crf/definition-cache';
-import { RECORD_MESSAGES as M } from './form-record.messages';
+import { RECORD_MESSAGES as M } from './patient-record.messages';
 import type { NotificationKind } from '@registry/shared/contracts/notification';
 import type { NotificationMessage, Notifier } from '../notification/notifier';
 import {
@@ -42,7 +42,7 @@ import {
   presentSummary,
   presentValueVersion,
   shownData,
-} from './form-record.presenter';
+} from './patient-record.presenter';
 import {
   closeQueriesOfRecords,
   dataPointOwner,
@@ -65,7 +65,7 @@ import {
   type PatientContext,
   type RecordRow,
   type ScopedRecord,
-} from './form-record.repository';
+} from './patient-record.repository';
 import { diffLeaves, fieldOfPath, isPhiPath, keepWithheld, leafValues, pathLabelOf, phiKeys } from './record-data';
 import { withPatientValues } from './patient-binding';
 import { writeRecord } from './record-writer';
@@ -124,7 +124,7 @@ export function completeness(
 
 export { externalOf };
 
-export type FormRecordService = ReturnType<typeof createFormRecordService>;
+export type PatientRecordService = ReturnType<typeof createPatientRecordService>;
 
 /** A planned change of a patient's bound attributes: the values after it. */
 export type BoundUpdatePlan = { readonly next: BoundValues };
@@ -150,7 +150,7 @@ export type BoundPatients = {
   ): Promise<void>;
 };
 
-export function createFormRecordService(deps: {
+export function createPatientRecordService(deps: {
   db: Db;
   clock: Clock;
   definitions?: DefinitionCache;
