@@ -17,8 +17,7 @@ const PAGES: Readonly<Record<string, LazyPage>> = {
   '/404': () => import('../components/not-found-page').then((m) => m.NotFoundPage),
   '/person/project': () => import('../features/project/components/project-list-page').then((m) => m.ProjectListPage),
   '/home': () => import('../features/project/components/home-page').then((m) => m.HomePage),
-  '/person/project-manage': () =>
-    import('../features/project/components/project-manage-page').then((m) => m.ProjectManagePage),
+  '/person/project-manage': () => import('./pages/project-manage').then((m) => m.ProjectManageRoute),
   '/person/sub-project-manage': () =>
     import('../features/project/components/sub-project-manage-page').then((m) => m.SubProjectManagePage),
   '/manage/sub-center': () => import('../features/center/components/center-page').then((m) => m.CenterPage),
@@ -32,11 +31,11 @@ const PAGES: Readonly<Record<string, LazyPage>> = {
   '/manage/database/config': () => import('./pages/database-config').then((m) => m.DatabaseConfigRoute),
   '/manage/database/config/sub': () => import('./pages/database-config').then((m) => m.DatabaseConfigRoute),
   '/manage/followup': () =>
-    import('../features/followup-plan/components/plan-list-page').then((m) => m.FollowupPlanListPage),
+    import('../features/followup/plan/components/plan-list-page').then((m) => m.FollowupPlanListPage),
   '/manage/followup/config': () =>
-    import('../features/followup-plan/components/plan-editor-pages').then((m) => m.RelativePlanPage),
+    import('../features/followup/plan/components/plan-editor-pages').then((m) => m.RelativePlanPage),
   '/manage/fix-followup-plan': () =>
-    import('../features/followup-plan/components/plan-editor-pages').then((m) => m.FixedPlanPage),
+    import('../features/followup/plan/components/plan-editor-pages').then((m) => m.FixedPlanPage),
   '/patient/list': () => import('../features/patient/components/patient-list-page').then((m) => m.PatientListPage),
   '/patient/add': () => import('../features/patient/components/patient-add-page').then((m) => m.PatientAddPage),
   '/patient/edit': () =>

@@ -1,13 +1,10 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Badge, Button, Card, Input, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
-import { SYS_TENANT_CODE } from '@registry/shared/constants';
 import type { ProjectVO } from '@registry/shared/contracts/project';
-import { PERMISSIONS, hasAnyPermission } from '@registry/shared/permissions';
+import { PERMISSIONS } from '@registry/shared/permissions';
 import { Permission } from '../../../lib/permission';
-import { useMenuStore } from '../../../lib/stores/menu-store';
-import { useUserInfo } from '../../../api/user-info';
 import { useJoinRequests } from '../api/list-join-requests';
 import { useProjectList } from '../api/list-projects';
 import { formatTime } from '../../../lib/format-time';
@@ -15,8 +12,6 @@ import { JoinRequestPanel } from './join-request-panel';
 import { ProjectFormDialog } from './project-form-dialog';
 import { PROJECT_STATUS } from './project-status';
 import { StatusActions } from './status-actions';
-import { SupportAccessPanel } from './support-access-panel';
-import { TenantPanel } from './tenant-panel';
 import { listEmptyText } from '../../../components/list-empty/list-empty';
 
 function ProjectTable() {
@@ -88,28 +83,13 @@ function ProjectTable() {
   );
 }
 
-/** 支持访问: the tenant's own administrator, in its own tenant (a switched system administrator never grants itself). */
-export function canGrantSupport(
-  held: readonly string[],
-  info: { homeTenantCode: string; tenantCode: string } | undefined,
-): boolean {
-  return (
-    hasAnyPermission(held, [PERMISSIONS.supportGrant]) && info !== undefined && info.homeTenantCode === info.tenantCode
-  );
-}
+/** A tab another feature adds to 项目管理 (tenants, support access), composed by the route (`app/pages`). */
+export type ProjectManageTab = { key: string; label: string; children: ReactNode };
 
-/** `/person/project-manage`: the projects the user owns, the join requests to them and, for sys, the tenants. */
-export function ProjectManagePage() {
+/** `/person/project-manage`: the projects the user owns, the join requests to them, and the tabs the route adds. */
+export function ProjectManagePage({ extraTabs = [] }: { extraTabs?: ProjectManageTab[] }) {
   const [params, setParams] = useSearchParams();
-  const user = useUserInfo();
-  const held = useMenuStore((s) => s.permissions);
   const pending = useJoinRequests({ current: 1, size: 1, status: 'pending' });
-  const isSys =
-    user.data?.tenantCode === SYS_TENANT_CODE ||
-    (user.data as { homeTenantCode?: string } | undefined)?.homeTenantCode === SYS_TENANT_CODE;
-  const showTenants =
-    isSys && (hasAnyPermission(held, [PERMISSIONS.tenantManage]) || user.data?.tenantCode === SYS_TENANT_CODE);
-  const showSupport = canGrantSupport(held, user.data);
   const tab = params.get('tab') ?? 'projects';
 
   const items = [
@@ -124,8 +104,7 @@ export function ProjectManagePage() {
       ),
       children: <JoinRequestPanel />,
     },
-    ...(showTenants ? [{ key: 'tenants', label: '租户管理', children: <TenantPanel /> }] : []),
-    ...(showSupport ? [{ key: 'support', label: '支持访问', children: <SupportAccessPanel /> }] : []),
+    ...extraTabs,
   ];
 
   return (
