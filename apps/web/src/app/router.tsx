@@ -21,7 +21,7 @@ const PAGES: Readonly<Record<string, LazyPage>> = {
   '/person/sub-project-manage': () =>
     import('../features/project/components/sub-project-manage-page').then((m) => m.SubProjectManagePage),
   '/manage/sub-center': () => import('../features/center/components/center-page').then((m) => m.CenterPage),
-  '/manage/permissions': () => import('../features/member/components/permissions-page').then((m) => m.PermissionsPage),
+  '/manage/permissions': () => import('./pages/permissions').then((m) => m.PermissionsRoute),
   '/manage/database': () => import('../features/database/components/designer-page').then((m) => m.DatabasePage),
   '/manage/database/sub': () => import('../features/database/components/designer-page').then((m) => m.DatabasePage),
   '/manage/database/followup': () =>
