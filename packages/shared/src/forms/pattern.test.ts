@@ -185,22 +185,17 @@ describe('format patterns in definitions and records', () => {
       ['(.*a){80}', 'a'.repeat(30) + '!'],
       ['\\pL{490}', '张'.repeat(30) + '!'],
     ];
-    const time = (regex: string, value: string) => {
+    // The bound is this test's own timeout: a backtracking engine needs seconds to hours on each of these, so the
+    // test would not finish; RE2 answers each in microseconds (figures: npm run bench). No wall-clock assertion.
+    const check = (regex: string, value: string) => {
       const definition = definitionWith(regex);
       expect(checkDefinition(definition)).toEqual([]);
-      const started = performance.now();
-      const verdict = validateRecord(formOf(definition), { code: value }, { mode: 'submit' });
-      const elapsed = performance.now() - started;
-      return { elapsed, messages: verdict.issues.map((i) => i.message) };
+      return validateRecord(formOf(definition), { code: value }, { mode: 'submit' }).issues.map((i) => i.message);
     };
-    const benign = time('1[3-9]\\d{9}', '1381234567x');
-    expect(benign.messages).toEqual(['格式错误']);
+    expect(check('1[3-9]\\d{9}', '1381234567x')).toEqual(['格式错误']);
     for (const [regex, value] of hostile) {
       for (const v of [value, value.slice(0, -1).padEnd(PATTERN_VALUE_MAX_LENGTH - 1, value[0]) + value.at(-1)]) {
-        const { elapsed, messages } = time(regex, v);
-        // Generous: 50 times a benign check, or one second (a backtracking engine needs 10 s and more).
-        expect(elapsed, `${regex} on ${v.length} characters`).toBeLessThan(Math.max(50 * benign.elapsed, 1000));
-        expect(messages, regex).toEqual(['格式错误']);
+        expect(check(regex, v), `${regex} on ${v.length} characters`).toEqual(['格式错误']);
       }
     }
   });
