@@ -1,7 +1,16 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findDrift, landedProblems, manifestName, migrationsDir, schemaFile, scratchDir } from './migrations';
+import {
+  CUSTOM_HEADER,
+  findDrift,
+  landedProblems,
+  manifestName,
+  migrationsDir,
+  mixedProblems,
+  schemaFile,
+  scratchDir,
+} from './migrations';
 
 const scratch: string[] = [];
 afterAll(() => {
@@ -63,5 +72,26 @@ describe('migrations: landed files are never edited', () => {
       /^0999_new\.sql is not in landed\.sha256; a new migration adds the line "[0-9a-f]{64} {2}0999_new\.sql"/,
     );
     expect(problems[2]).toBe(`0001_sign_in.sql is listed in ${manifestName} but is gone`);
+  });
+});
+
+describe('migrations: hand-written SQL in migrations of its own', () => {
+  it('should find no generated migration holding hand-written SQL', () => {
+    expect(mixedProblems()).toEqual([]);
+  });
+
+  it('should report a trigger inside a generated migration and accept it in a custom one', () => {
+    const dir = path.join(scratchCopy(), 'drizzle');
+    const trigger = 'CREATE TRIGGER t BEFORE INSERT ON "patients" FOR EACH ROW EXECUTE FUNCTION f();\n';
+    writeFileSync(path.join(dir, '0998_generated.sql'), `ALTER TABLE "patients" ADD COLUMN "x" text;\n${trigger}`);
+    writeFileSync(path.join(dir, '0999_custom.sql'), `${CUSTOM_HEADER}\n${trigger}`);
+    writeFileSync(path.join(dir, '0997_plain.sql'), 'ALTER TABLE "patients" ADD COLUMN "y" text;\n');
+
+    const problems = mixedProblems(dir);
+
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /^0998_generated\.sql is a generated migration holding hand-written SQL \("CREATE TRIGGER"\)/,
+    );
   });
 });

@@ -4,7 +4,8 @@
  *    never in the repo's drizzle/; only drizzle-kit's own "nothing to migrate" counts as no drift (a question it
  *    cannot ask without a terminal — a rename? — is drift too);
  *  - landed migrations are never edited: drizzle/landed.sha256 (the format of `sha256sum`) lists the SHA-256 of each
- *    .sql file; an edited file, a file not in the list and a listed file that is gone are each reported.
+ *    .sql file; an edited file, a file not in the list and a listed file that is gone are each reported;
+ *  - hand-written SQL in migrations of its own: a generated migration after 0018 holds none (`mixedProblems`).
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -110,6 +111,37 @@ export function landedProblems(dir = migrationsDir): string[] {
   }
   for (const file of manifest.keys()) {
     if (!files.includes(file)) problems.push(`${file} is listed in ${manifestName} but is gone`);
+  }
+  return problems;
+}
+
+/** The first line drizzle-kit writes into `drizzle-kit generate --custom`'s empty file. */
+export const CUSTOM_HEADER = '-- Custom SQL migration file, put your code below! --';
+/** Migrations up to this one landed before the rule below; some mix hand-written SQL into generated files. */
+export const LAST_MIXED_MIGRATION = 18;
+/** What drizzle-kit never generates from schema.ts: functions, triggers, procedural blocks, data changes. */
+const HAND_WRITTEN =
+  /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:FUNCTION|TRIGGER|PROCEDURE|EXTENSION|RULE)\b|\bDO\s+\$|\bINSERT\s+INTO\b|\bUPDATE\s+"?\w+"?\s+SET\b|\bDELETE\s+FROM\b/i;
+
+/**
+ * Hand-written SQL lives in its own migration (`npm run db:generate -w apps/server -- --custom --name <what>`), never inside a
+ * generated one, so the generated files stay what drizzle-kit would write; one line per offending file.
+ */
+export function mixedProblems(dir = migrationsDir): string[] {
+  const problems: string[] = [];
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
+    if (Number.parseInt(file, 10) <= LAST_MIXED_MIGRATION) continue;
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    if (text.startsWith(CUSTOM_HEADER)) continue;
+    const hit = HAND_WRITTEN.exec(text);
+    if (hit) {
+      problems.push(
+        `${file} is a generated migration holding hand-written SQL ("${hit[0]}"); ` +
+          'put it in a migration of its own: npm run db:generate -w apps/server -- --custom --name <what>',
+      );
+    }
   }
   return problems;
 }
