@@ -24,3 +24,30 @@ export function shanghaiDate(instant: Date | number): string {
 export function shanghaiToday(): string {
   return shanghaiDate(Date.now());
 }
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MASKED_TO_YEAR = /^(\d{4})-\*\*-\*\*$/;
+
+/**
+ * Age in whole years on a day, as people count it: one more on each birthday (born 29 February: on 1 March in other
+ * years). Both dates `YYYY-MM-DD`; null when the birth date is not one or is after the day.
+ */
+export function ageOn(birthDate: string, on: string): number | null {
+  const birth = ISO_DATE.exec(birthDate);
+  const day = ISO_DATE.exec(on);
+  if (!birth || !day || birthDate > on) return null;
+  const years = Number(day[1]) - Number(birth[1]);
+  return `${day[2]}-${day[3]}` < `${birth[2]}-${birth[3]}` ? years - 1 : years;
+}
+
+/**
+ * The age as every page shows it: `N岁`; from a birth date masked to its year (`1990-**-**`, shown without
+ * `patient.pii`) the approximate `约N岁`; `—` without a usable birth date.
+ */
+export function ageLabel(birthDate: string | null | undefined, on: string): string {
+  if (!birthDate) return '—';
+  const masked = MASKED_TO_YEAR.exec(birthDate);
+  if (masked) return `约${Number(on.slice(0, 4)) - Number(masked[1])}岁`;
+  const age = ageOn(birthDate, on);
+  return age === null ? '—' : `${age}岁`;
+}

@@ -6,7 +6,7 @@ import { shanghaiDate } from '@registry/shared/dates';
 import { validateRecord } from '@registry/shared/forms/record';
 import type { FormDefinition } from '@registry/shared/forms/definition';
 import { DeathDialog } from '../features/followup/components/death-dialog';
-import { ageOf } from '../features/patient/components/patient-columns';
+import { ageLabel, shanghaiToday } from '@registry/shared/dates';
 import { renderWithProviders } from '../test/render';
 import { afterToday } from './today';
 
@@ -63,7 +63,7 @@ describe("the web's today is Shanghai's, as on the server", () => {
   });
 
   it("should count a patient's age in years on Shanghai's day", () => {
-    expect(ageOf('2000-01-02')).toBe(26);
+    expect(ageLabel('2000-01-02', shanghaiToday())).toBe('26岁');
   });
 
   it("should offer the server's today in the death date picker and nothing after it", async () => {

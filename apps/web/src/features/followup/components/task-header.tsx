@@ -1,6 +1,5 @@
 import { Descriptions, Space, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
-import dayjs from 'dayjs';
 import type { TaskDetailVO } from '@registry/shared/contracts/followup';
 import {
   PATIENT_GENDER_LABELS,
@@ -8,19 +7,12 @@ import {
   type PatientGender,
   type PatientStatus,
 } from '@registry/shared/contracts/patient-codes';
-import { isMaskedValue } from '@registry/shared/phi-mask';
+import { ageLabel } from '@registry/shared/dates';
 import { TaskStateTag } from './task-state-tag';
 import { WindowText } from './window-text';
 
 const label = <T extends string>(labels: Readonly<Record<T, string>>, value: string | null) =>
   value === null ? '—' : (labels[value as T] ?? value);
-
-function age(birthDate: string | null, on: string): string {
-  if (!birthDate) return '—';
-  // Masked to the year (`1990-**-**`, no patient.pii): the age from the years alone, approximate.
-  if (isMaskedValue(birthDate)) return `约${dayjs(on).year() - Number(birthDate.slice(0, 4))}岁`;
-  return `${dayjs(on).diff(dayjs(birthDate), 'year')}岁`;
-}
 
 /** Who and what the task is about: the patient, plan · visit, due date and window, state and owner. */
 export function TaskHeader({ detail, today }: { detail: TaskDetailVO; today: string }) {
@@ -41,7 +33,7 @@ export function TaskHeader({ detail, today }: { detail: TaskDetailVO; today: str
         <Descriptions.Item label="性别">
           {label<PatientGender>(PATIENT_GENDER_LABELS, patient.gender)}
         </Descriptions.Item>
-        <Descriptions.Item label="年龄">{age(patient.birthDate, today)}</Descriptions.Item>
+        <Descriptions.Item label="年龄">{ageLabel(patient.birthDate, today)}</Descriptions.Item>
         <Descriptions.Item label="电话">
           {phone && !phone.includes('*') ? (
             <Typography.Text copyable={{ text: phone, tooltips: ['复制电话', '已复制'] }}>{phone}</Typography.Text>

@@ -1,12 +1,11 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Button, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
+import { ageLabel, shanghaiToday } from '@registry/shared/dates';
 import type { PatientVO } from '@registry/shared/contracts/patient';
 import { PATIENT_GENDER_LABELS, PATIENT_STATUS_LABELS } from '@registry/shared/contracts/patient-codes';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import { Permission } from '../../../lib/permission';
-import { todayDayjs } from '../../../lib/today';
 
 // The demographics dialog (the /patient/add form and its zod rules) loads when 编辑基本信息 is first pressed.
 const DemographicsDialog = lazy(() => import('./demographics-dialog').then((m) => ({ default: m.DemographicsDialog })));
@@ -18,13 +17,6 @@ const STATUS_COLORS: Record<PatientVO['status'], string> = {
   completed: 'blue',
   deceased: 'red',
 };
-
-/** Whole years from the birth date to today; null without a birth date. */
-export function ageOf(birthDate: string | null, today = todayDayjs()): number | null {
-  if (!birthDate) return null;
-  const birth = dayjs(birthDate);
-  return birth.isValid() ? today.diff(birth, 'year') : null;
-}
 
 export function PatientStatusTag({ status }: { status: PatientVO['status'] }) {
   return <Tag color={STATUS_COLORS[status]}>{PATIENT_STATUS_LABELS[status]}</Tag>;
@@ -40,7 +32,6 @@ export type PatientHeaderProps = {
 /** Who the page is about: number, name, gender, age, center, status; 编辑基本信息 (`patient.edit`). */
 export function PatientHeader({ patient, onReload, extra }: PatientHeaderProps) {
   const [editing, setEditing] = useState(false);
-  const age = ageOf(patient.birthDate);
   return (
     <Card size="small" className="patient-header">
       <div className="patient-header-row">
@@ -64,7 +55,7 @@ export function PatientHeader({ patient, onReload, extra }: PatientHeaderProps) 
         <Descriptions.Item label="性别">
           {patient.gender ? PATIENT_GENDER_LABELS[patient.gender] : '—'}
         </Descriptions.Item>
-        <Descriptions.Item label="年龄">{age === null ? '—' : `${age} 岁`}</Descriptions.Item>
+        <Descriptions.Item label="年龄">{ageLabel(patient.birthDate, shanghaiToday())}</Descriptions.Item>
         <Descriptions.Item label="中心">
           {patient.centerCode} {patient.centerName}
         </Descriptions.Item>

@@ -1,6 +1,5 @@
-import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { ageText, fieldColumn, fixedColumns } from './patient-columns';
+import { fieldColumn, fixedColumns } from './patient-columns';
 import type { ListField } from '../hooks/list-fields';
 
 const nameField: ListField = {
@@ -31,14 +30,6 @@ describe('fieldColumn', () => {
       },
     );
     expect(column.label).toBe('体重指数');
-  });
-});
-
-describe('ageText', () => {
-  it('should give an approximate age from a birth date masked to its year, and the exact one otherwise', () => {
-    const today = dayjs('2026-11-25');
-    expect(ageText('1990-**-**', today)).toBe('约36岁');
-    expect(ageText('1990-12-01', today)).toBe('35岁');
   });
 });
 

@@ -2,8 +2,7 @@ import type { ReactNode } from 'react';
 import { Tag, Tooltip, Typography } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import { isMaskedValue } from '@registry/shared/phi-mask';
-import dayjs from 'dayjs';
+import { ageLabel, shanghaiToday } from '@registry/shared/dates';
 import type { PatientListItem } from '@registry/shared/contracts/patient';
 import {
   PATIENT_GENDER_LABELS,
@@ -11,7 +10,6 @@ import {
   type PatientStatus,
 } from '@registry/shared/contracts/patient-codes';
 import { formatTime } from '../../../lib/format-time';
-import { todayDayjs } from '../../../lib/today';
 import { fieldColumnKey, formatFieldValue, isMissingCode, type ListField } from '../hooks/list-fields';
 
 /** A column of the patient list: what the table shows and what 列设置 offers. */
@@ -56,17 +54,6 @@ function Identified({ value, masked }: { value: string | null; masked: boolean }
   ) : (
     <span className="patient-mono">{value}</span>
   );
-}
-
-/** Whole years from a birth date to today. */
-export function ageOf(birthDate: string, today = todayDayjs()): number {
-  return today.diff(dayjs(birthDate), 'year');
-}
-
-/** The age as the list shows it: from a birth date masked to its year (`1990-**-**`), approximate (约N岁). */
-export function ageText(birthDate: string, today = todayDayjs()): string {
-  if (isMaskedValue(birthDate)) return `约${today.year() - Number(birthDate.slice(0, 4))}岁`;
-  return `${ageOf(birthDate, today)}岁`;
 }
 
 /**
@@ -114,7 +101,7 @@ export function fixedColumns(canSeePhi = true): PatientColumn[] {
       render: (p) =>
         p.birthDate ? (
           <span>
-            {ageText(p.birthDate)} <Typography.Text type="secondary">{p.birthDate}</Typography.Text>
+            {ageLabel(p.birthDate, shanghaiToday())} <Typography.Text type="secondary">{p.birthDate}</Typography.Text>
           </span>
         ) : (
           dash
