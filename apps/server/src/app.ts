@@ -13,6 +13,7 @@ import { registerAuthRoutes, type LoginRateLimit } from './modules/auth/auth.rou
 import { createAuthService } from './modules/auth/auth.service';
 import { svgCaptchaGenerator, type CaptchaGenerator } from './modules/auth/captcha';
 import { createSessionService } from './modules/auth/session.service';
+import { createSignInPurgeJob } from './modules/auth/sign-in-purge.job';
 import { createOutboxSmsProvider, type SmsProvider } from './modules/auth/sms-provider';
 import { createLocalFileStorage, type FileStorage } from './modules/file/file-storage';
 import { registerFileRoutes } from './modules/file/file.routes';
@@ -228,6 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jobs: [
       createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds }),
       createIdempotencyCleanupJob({ db, clock }),
+      createSignInPurgeJob({ db, clock }),
     ],
   });
   app.decorate('jobs', jobs);

@@ -11,7 +11,6 @@ import { closePool, createPool, isDatabaseUnavailable } from './db/pool';
 import { ensureReferenceData } from './db/reference-data/ensure-reference-data';
 import { DEMO_ACCOUNTS, seedDemo, seedReferenceData } from './db/seed';
 import { resolvePhiKeys } from './lib/phi-crypto';
-import { purgeExpiredSignInData } from './modules/auth/auth.repository';
 import { seedDemoRecords } from './modules/patient-record/patient-record.seed';
 import { seedDemoFollowup } from './modules/followup/followup-plan.seed';
 import { seedDemoPatients } from './modules/patient/patient.seed';
@@ -19,8 +18,6 @@ import { serializeError } from './plugins/request-log';
 
 /** Longest a graceful shutdown may take before the process exits anyway. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
-/** How often expired captchas, SMS and QR codes and long-dead sessions are deleted. */
-const PURGE_INTERVAL_MS = 60 * 60_000;
 /** First and longest wait between attempts to reach and migrate a database that is down at start. */
 const FIRST_PREPARE_DELAY_MS = 500;
 const MAX_PREPARE_DELAY_MS = 15_000;
@@ -153,13 +150,6 @@ async function main(): Promise<void> {
     ready = true;
     if (config.jobsEnabled) liveApp.jobs.start();
     printBanner(config, seeded);
-    const purge = () =>
-      purgeExpiredSignInData(db, new Date()).then(
-        (n) => n > 0 && log.info(`purged ${n} expired sign-in rows`),
-        (err: unknown) => log.warn({ err }, 'purge of expired sign-in rows failed'),
-      );
-    void purge();
-    setInterval(() => void purge(), PURGE_INTERVAL_MS).unref();
   } catch (err) {
     if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
     log.fatal({ err }, '启动失败');
