@@ -52,11 +52,12 @@ const serverBoundaries = [
     ...NO_MODULES_REPOSITORY,
   ]),
   restrict(['apps/server/src/domain/**/*.repository.ts'], [], NO_MODULES_REPOSITORY),
-  // the rest of the server (app, main, config, lib, plugins): Drizzle only in its repositories and src/db
+  // the rest of the server (app, main, config, lib, plugins): Drizzle only in its repositories and src/db, and no
+  // module's repository (a module is reached through its services, routes and jobs)
   restrict(
     ['apps/server/src/**/*.ts'],
     ['apps/server/src/modules/**', 'apps/server/src/domain/**', 'apps/server/src/db/**', ...REPOSITORIES],
-    DRIZZLE_ONLY_IN_REPOSITORIES,
+    [...DRIZZLE_ONLY_IN_REPOSITORIES, ...NO_MODULES_REPOSITORY],
   ),
 ];
 

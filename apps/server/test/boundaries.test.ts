@@ -57,6 +57,16 @@ describe('server boundaries (eslint.config.js)', () => {
       ),
     ).toHaveLength(1);
 
+    const fromMain =
+      "import { purgeExpiredSignInData } from './modules/auth/auth.repository';\nexport const p = purgeExpiredSignInData;\n";
+    expect(await restricted(fromMain, 'apps/server/src/main.ts')).toHaveLength(1);
+    expect(
+      await restricted(
+        "import { findPatient } from '../modules/patient/patient.repository';\nexport const f = findPatient;\n",
+        'apps/server/src/plugins/audit.ts',
+      ),
+    ).toHaveLength(1);
+
     expect(await restricted(OWN_REPOSITORY, 'apps/server/src/modules/patient/patient.service.ts')).toEqual([]);
     expect(await restricted(DOMAIN, 'apps/server/src/modules/followup/followup-task.repository.ts')).toEqual([]);
   });
