@@ -6,7 +6,7 @@ import AntdIcon from '@ant-design/icons/es/components/AntdIconLight';
 type IconModule = { default: IconDefinition };
 
 /**
- * The fixed map from the menu's icon names (antd icon names) to their SVG data (@ant-design/icons-svg, the data antd's
+ * The fixed map from the menus' icon names (antd icon names; the side menu's and the user menu's) to their SVG data (@ant-design/icons-svg, the data antd's
  * icon components render); unknown names show no icon. A child item's icon is its own small chunk, loaded when its
  * parent opens (a top-level item's comes with its menu's chunk, below): a static map would put all of them on every
  * first route, and a whole icon component per chunk would repeat its wrapper in each.
@@ -32,8 +32,10 @@ const SEPARATE_ICONS: Readonly<Record<string, () => Promise<IconModule>>> = {
   InteractionOutlined: () => import('@ant-design/icons-svg/es/asn/InteractionOutlined'),
   KeyOutlined: () => import('@ant-design/icons-svg/es/asn/KeyOutlined'),
   LineChartOutlined: () => import('@ant-design/icons-svg/es/asn/LineChartOutlined'),
+  LogoutOutlined: () => import('@ant-design/icons-svg/es/asn/LogoutOutlined'),
   MedicineBoxOutlined: () => import('@ant-design/icons-svg/es/asn/MedicineBoxOutlined'),
   OrderedListOutlined: () => import('@ant-design/icons-svg/es/asn/OrderedListOutlined'),
+  PictureOutlined: () => import('@ant-design/icons-svg/es/asn/PictureOutlined'),
   PieChartOutlined: () => import('@ant-design/icons-svg/es/asn/PieChartOutlined'),
   ProfileOutlined: () => import('@ant-design/icons-svg/es/asn/ProfileOutlined'),
   QuestionCircleOutlined: () => import('@ant-design/icons-svg/es/asn/QuestionCircleOutlined'),
@@ -42,10 +44,12 @@ const SEPARATE_ICONS: Readonly<Record<string, () => Promise<IconModule>>> = {
   ScheduleOutlined: () => import('@ant-design/icons-svg/es/asn/ScheduleOutlined'),
   ShoppingCartOutlined: () => import('@ant-design/icons-svg/es/asn/ShoppingCartOutlined'),
   SolutionOutlined: () => import('@ant-design/icons-svg/es/asn/SolutionOutlined'),
+  SwapOutlined: () => import('@ant-design/icons-svg/es/asn/SwapOutlined'),
   ToolOutlined: () => import('@ant-design/icons-svg/es/asn/ToolOutlined'),
   UnorderedListOutlined: () => import('@ant-design/icons-svg/es/asn/UnorderedListOutlined'),
   UserAddOutlined: () => import('@ant-design/icons-svg/es/asn/UserAddOutlined'),
   UserOutlined: () => import('@ant-design/icons-svg/es/asn/UserOutlined'),
+  UserSwitchOutlined: () => import('@ant-design/icons-svg/es/asn/UserSwitchOutlined'),
 };
 
 /** The icons of each menu's top-level items, one chunk per menu (menu-icons-project.ts, menu-icons-person.ts). */

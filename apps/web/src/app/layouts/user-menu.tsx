@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Dropdown, Space, type MenuProps } from 'antd';
 // antd's Avatar alone: its index adds Avatar.Group and with it the Popover, which no page needs for the header
 // (quality P7).
@@ -15,6 +15,7 @@ import { clearToken, getToken, withAccessToken } from '../../lib/token';
 import { toast } from '../../lib/toast';
 import { useProjectStore } from '../../lib/stores/project-store';
 import { usePasswordSetup } from '../../lib/stores/password-setup-store';
+import { MenuIcon } from '../../config/menu-icons';
 
 // The dialogs load when first opened (the avatar upload and the password rules stay out of every page's bundle).
 const PasswordDialog = lazy(() =>
@@ -27,23 +28,15 @@ const TenantDialog = lazy(() => import('./sys-dialogs').then((m) => ({ default: 
 const FormProjectDialog = lazy(() => import('./sys-dialogs').then((m) => ({ default: m.FormProjectDialog })));
 
 /** An icon of the dropdown, loaded when the dropdown first opens (its menu renders then), not with every page. */
-function lazyIcon(load: () => Promise<{ default: ComponentType }>) {
-  const Icon = lazy(load);
-  return (
-    <Suspense fallback={<span className="anticon" style={{ width: '1em', height: '1em' }} aria-hidden />}>
-      <Icon />
-    </Suspense>
-  );
-}
-
+/** The user menu's icons: SVG data loaded when the menu first opens, as the side menu's (config/menu-icons). */
 const ICONS = {
-  tenant: lazyIcon(() => import('@ant-design/icons/es/icons/UserSwitchOutlined')),
-  form: lazyIcon(() => import('@ant-design/icons/es/icons/FormOutlined')),
-  home: lazyIcon(() => import('@ant-design/icons/es/icons/HomeOutlined')),
-  project: lazyIcon(() => import('@ant-design/icons/es/icons/SwapOutlined')),
-  password: lazyIcon(() => import('@ant-design/icons/es/icons/KeyOutlined')),
-  avatar: lazyIcon(() => import('@ant-design/icons/es/icons/PictureOutlined')),
-  logout: lazyIcon(() => import('@ant-design/icons/es/icons/LogoutOutlined')),
+  tenant: <MenuIcon name="UserSwitchOutlined" />,
+  form: <MenuIcon name="FormOutlined" />,
+  home: <MenuIcon name="HomeOutlined" />,
+  project: <MenuIcon name="SwapOutlined" />,
+  password: <MenuIcon name="KeyOutlined" />,
+  avatar: <MenuIcon name="PictureOutlined" />,
+  logout: <MenuIcon name="LogoutOutlined" />,
 };
 
 export const USER_MENU_LABELS = {
