@@ -114,7 +114,10 @@ function labelAndHelp(
   return { label, help };
 }
 
-/** The row's other columns: identifier, required, branching logic (collected), alignment, question number, matrix group, annotation. */
+/**
+ * The row's other columns: identifier, required, branching logic (collected), alignment, question number, matrix
+ * group, annotation.
+ */
 function applyRowFlags(ctx: FieldContext): void {
   const { row, field, form, at, state } = ctx;
   const { note, summary } = state.report;

@@ -204,7 +204,7 @@ function patientValuesOf(row: ParsedRow, target: RowPlan['target'] | undefined):
   return patientValues;
 }
 
-/** Each form's data as it will be: the stored first instance overlaid with the row's cells (and the patient's values). */
+/** Each form's data as it will be: the stored first instance overlaid with the row's cells and the patient's values. */
 function mergedForms(
   row: ParsedRow,
   existing: PatientRow | undefined,
