@@ -53,7 +53,7 @@ export type PatientFilter = {
   status?: (typeof patients.status.enumValues)[number];
   enrolDateFrom?: string;
   enrolDateTo?: string;
-  /** Follow-up status (issue 6) on `today`, an Asia/Shanghai calendar date (see `followupStatusCondition`). */
+  /** Follow-up status on `today`, an Asia/Shanghai calendar date (see `followupStatusCondition`). */
   followup?: { status: PatientFollowupStatus; today: string };
 };
 
