@@ -11,7 +11,7 @@ import local from './eslint-rules/index.js';
 const DRIZZLE_ONLY_IN_REPOSITORIES = [
   { regex: '^drizzle-orm(/.*)?$', message: 'Drizzle 只在 *.repository.ts 与 src/db 中使用：把查询移到仓储文件。' },
   {
-    regex: '(^|/)db/schema(\\.ts)?$',
+    regex: '(^|/)db/schema(\\.ts|/.*)?$',
     message: 'Drizzle 表只在 *.repository.ts 与 src/db 中使用：把查询移到仓储文件。',
   },
 ];

@@ -24,27 +24,32 @@ function scratchCopy(): string {
   return dir;
 }
 
-describe('migrations: schema.ts and drizzle/ agree', () => {
-  it('should find nothing to migrate when drizzle-kit generate runs on schema.ts', async () => {
+describe('migrations: the schema and drizzle/ agree', () => {
+  it('should find nothing to migrate when drizzle-kit generate runs on the schema', async () => {
     const drift = await findDrift();
     expect(
       drift,
       drift === null
         ? undefined
-        : `schema.ts and apps/server/drizzle disagree: run \`npm run db:generate\` and commit the migration.\n` +
+        : `src/db/schema and apps/server/drizzle disagree: run \`npm run db:generate\` and commit the migration.\n` +
             `drizzle-kit would generate:\n${drift.sql || drift.output.slice(-2000)}`,
     ).toBeNull();
   });
 
   it('should report drift with its SQL when the schema has a column the migrations lack', async () => {
     const dir = scratchCopy();
-    const source = readFileSync(schemaFile, 'utf8');
+    // The schema's folder copied, its patients table given a column the migrations lack.
+    const schema = path.join(dir, 'schema');
+    cpSync(path.dirname(schemaFile), schema, { recursive: true });
+    const source = readFileSync(path.join(schema, 'patients.ts'), 'utf8');
     const anchor = "export const patients = pgTable(\n  'patients',\n  {\n";
     expect(source).toContain(anchor);
-    const broken = path.join(dir, 'schema.ts');
-    writeFileSync(broken, source.replace(anchor, `${anchor}    driftProbe: text('drift_probe'),\n`));
+    writeFileSync(
+      path.join(schema, 'patients.ts'),
+      source.replace(anchor, `${anchor}    driftProbe: text('drift_probe'),\n`),
+    );
 
-    const drift = await findDrift(broken);
+    const drift = await findDrift(path.join(schema, path.basename(schemaFile)));
 
     expect(drift?.sql).toContain('ALTER TABLE "patients" ADD COLUMN "drift_probe" text');
     // Only the scratch copy received the generated file.

@@ -1,7 +1,7 @@
 /**
  * The two rules of apps/server/drizzle, checked by migrations.test.ts in the server suite (so in `npm test` and CI):
- *  - no drift: `drizzle-kit generate` on schema.ts makes no new migration. It runs on a copy of the folder in .tmp/,
- *    never in the repo's drizzle/; only drizzle-kit's own "nothing to migrate" counts as no drift (a question it
+ *  - no drift: `drizzle-kit generate` on the schema (src/db/schema/index.ts) makes no new migration. It runs on a
+ *    copy of the folder in .tmp/, never in the repo's drizzle/; only drizzle-kit's own "nothing to migrate" counts as no drift (a question it
  *    cannot ask without a terminal — a rename? — is drift too);
  *  - landed migrations are never edited: drizzle/landed.sha256 (the format of `sha256sum`) lists the SHA-256 of each
  *    .sql file; an edited file, a file not in the list and a listed file that is gone are each reported;
@@ -17,7 +17,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const serverRoot = path.resolve(here, '..');
 export const repoRoot = path.resolve(serverRoot, '../..');
 export const migrationsDir = path.join(serverRoot, 'drizzle');
-export const schemaFile = path.join(serverRoot, 'src/db/schema.ts');
+/** The schema's index: one file per area beside it (src/db/schema/*.ts), re-exported. */
+export const schemaFile = path.join(serverRoot, 'src/db/schema/index.ts');
 export const manifestName = 'landed.sha256';
 
 const drizzleKit = path.join(repoRoot, 'node_modules/drizzle-kit/bin.cjs');
