@@ -38,6 +38,8 @@ import { createFollowupPlanService } from './modules/followup/followup-plan.serv
 import { registerPatientRecordRoutes } from './modules/patient-record/patient-record.routes';
 import { createDefinitionCache } from './domain/crf/definition-cache';
 import { createPatientRecordService } from './modules/patient-record/patient-record.service';
+import { createRecordHistoryService } from './modules/patient-record/record-history.service';
+import { createDataQueryService } from './modules/patient-record/data-query.service';
 import { createRecordMigrationService } from './modules/patient-record/record-migration.service';
 import { createFollowupRecordService } from './modules/followup/followup-record.service';
 import { registerFollowupTaskRoutes } from './modules/followup/followup-task.routes';
@@ -203,16 +205,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? combineNotifiers(createInAppNotifier(), createSmsNotifier({ sms, now: () => clock.now() }))
       : createInAppNotifier());
   const definitions = createDefinitionCache();
-  const formRecords = createPatientRecordService({
-    db,
-    clock,
-    definitions,
-    notifier,
-    patients,
-    followup: patientFollowupSync,
-  });
+  const formRecords = createPatientRecordService({ db, clock, definitions, patients, followup: patientFollowupSync });
   const recordMigration = createRecordMigrationService({ db, clock, definitions });
-  registerPatientRecordRoutes(app, { records: formRecords, migration: recordMigration });
+  registerPatientRecordRoutes(app, {
+    records: formRecords,
+    history: createRecordHistoryService({ db, clock, definitions }),
+    queries: createDataQueryService({ db, clock, definitions, notifier }),
+    migration: recordMigration,
+  });
   // follow-up worklist and record (issue 6)
   registerFollowupTaskRoutes(app, {
     tasks: createFollowupTaskService({ db, clock, keys: phiKeys }),
