@@ -26,31 +26,33 @@ import { latestVersionIds } from '../../domain/crf/crf-definition.repository';
 import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import { presentAssignment, presentPlan } from './followup-plan.presenter';
 import {
-  assignmentsOf,
-  cancelOpenTasks,
   findPlanRow,
-  insertAssignments,
   insertPlanRow,
   insertVisitRows,
   isProjectMember,
   listPlanRows,
   lockPlan,
-  pageAssignments,
   planCounts,
   planNameTaken,
   planUsage,
-  setAssignmentsStatus,
   softDeleteVisitRows,
-  stopAllAssignments,
   subProjectsAmong,
   updatePlanRow,
   updateVisitRow,
-  visiblePatients,
   visitsOf,
   type PlanRow,
   type SyncPlan,
   type VisitRow,
 } from './followup-plan.repository';
+import {
+  assignmentsOf,
+  insertAssignments,
+  pageAssignments,
+  setAssignmentsStatus,
+  stopAllAssignments,
+  visiblePatients,
+} from './followup-assignment.repository';
+import { cancelOpenTasks } from './followup-sync.repository';
 import { applyPlanRule, reconcilePlan } from './followup-sync';
 
 export const PLAN_MESSAGES = {

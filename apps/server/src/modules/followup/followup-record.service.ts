@@ -28,22 +28,20 @@ import { latestVersionIds } from '../../domain/crf/crf-definition.repository';
 import { forgetPatientListTotals } from '../patient/patient.service';
 import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import { presentContact, presentTask, presentTaskPatient, presentVisit } from './followup-task.presenter';
+import { findTask, patientTasks, type TaskDetailRow } from './followup-task.repository';
 import {
   closeOpenTasksOfPatient,
   contactsOf,
   findScopedPatient,
-  findTask,
   findVersionOf,
   hasReachedContact,
   insertContact,
   moveTask,
-  patientTasks,
   taskRecords,
   touchTask,
   updatePatientFollowup,
-  type TaskDetailRow,
   type TaskRecordRow,
-} from './followup-task.repository';
+} from './followup-record.repository';
 import { auditPiiRead, FOLLOWUP_TASK_MESSAGES, hasPii } from './followup-task.service';
 
 export const FOLLOWUP_RECORD_MESSAGES = {
