@@ -36,11 +36,15 @@ import { registerPageConfigRoutes } from './modules/page-config/page-config.rout
 import { createPageConfigService } from './modules/page-config/page-config.service';
 import { registerFollowupPlanRoutes } from './modules/followup/followup-plan.routes';
 import { createFollowupPlanService } from './modules/followup/followup-plan.service';
+import { createFollowupAssignmentService } from './modules/followup/followup-assignment.service';
 import { registerPatientRecordRoutes } from './modules/patient-record/patient-record.routes';
 import { createDefinitionCache } from './domain/crf/definition-cache';
 import { createPatientRecordService } from './modules/patient-record/patient-record.service';
+import { createRecordHistoryService } from './modules/patient-record/record-history.service';
+import { createDataQueryService } from './modules/patient-record/data-query.service';
 import { createRecordMigrationService } from './modules/patient-record/record-migration.service';
 import { createFollowupRecordService } from './modules/followup/followup-record.service';
+import { createFollowupPatientService } from './modules/followup/followup-patient.service';
 import { registerFollowupTaskRoutes } from './modules/followup/followup-task.routes';
 import { createFollowupTaskService } from './modules/followup/followup-task.service';
 import { registerPatientImportRoutes } from './modules/patient-import/patient-import.routes';
@@ -195,7 +199,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files, followup: patientFollowupSync }),
   });
   // follow-up (issue 6): plans, assignments, task generation
-  registerFollowupPlanRoutes(app, { plans: createFollowupPlanService({ db, clock }) });
+  registerFollowupPlanRoutes(app, {
+    plans: createFollowupPlanService({ db, clock }),
+    assignments: createFollowupAssignmentService({ db, clock }),
+  });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
   // notifications (issue 6: follow-up reminders; issue 12: queries), delivered in the caller's transaction
   const notifier =
@@ -204,20 +211,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? combineNotifiers(createInAppNotifier(), createSmsNotifier({ sms, now: () => clock.now() }))
       : createInAppNotifier());
   const definitions = createDefinitionCache();
-  const formRecords = createPatientRecordService({
-    db,
-    clock,
-    definitions,
-    notifier,
-    patients,
-    followup: patientFollowupSync,
-  });
+  const formRecords = createPatientRecordService({ db, clock, definitions, patients, followup: patientFollowupSync });
   const recordMigration = createRecordMigrationService({ db, clock, definitions });
-  registerPatientRecordRoutes(app, { records: formRecords, migration: recordMigration });
+  registerPatientRecordRoutes(app, {
+    records: formRecords,
+    history: createRecordHistoryService({ db, clock, definitions }),
+    queries: createDataQueryService({ db, clock, definitions, notifier }),
+    migration: recordMigration,
+  });
   // follow-up worklist and record (issue 6)
   registerFollowupTaskRoutes(app, {
     tasks: createFollowupTaskService({ db, clock, keys: phiKeys }),
     followupRecords: createFollowupRecordService({ db, clock, keys: phiKeys, records: formRecords }),
+    followupPatients: createFollowupPatientService({ db, clock, keys: phiKeys }),
   });
   // issue 6: the notification calls and the durable job runner (reminders); jobs start when the app is ready, stop on close
   registerNotificationRoutes(app, { notifications: createNotificationService({ db, clock }) });

@@ -1,6 +1,7 @@
 import type { AssignmentVO, PlanVO, VisitVO } from '@registry/shared/contracts/followup';
 import { maskName } from '@registry/shared/phi-mask';
-import type { PlanCounts, PlanRow, VisitRow, pageAssignments } from './followup-plan.repository';
+import type { PlanCounts, PlanRow, VisitRow } from './followup-plan.repository';
+import type { pageAssignments } from './followup-assignment.repository';
 
 export function presentVisit(v: VisitRow): VisitVO {
   return {

@@ -23,6 +23,7 @@ import { PERMISSIONS } from '@registry/shared/permissions';
 import { requireAuth } from '../../plugins/access';
 import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { ok, okSchema } from '../../plugins/envelope';
+import type { FollowupAssignmentService } from './followup-assignment.service';
 import type { FollowupPlanService } from './followup-plan.service';
 
 /** The assignment page names patients: never cached. */
@@ -31,10 +32,13 @@ const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
 };
 
 /** Follow-up plans and their patients (`/manage/followup`, `/manage/followup/config`, `/manage/fix-followup-plan`). */
-export function registerFollowupPlanRoutes(root: FastifyInstance, deps: { plans: FollowupPlanService }): void {
+export function registerFollowupPlanRoutes(
+  root: FastifyInstance,
+  deps: { plans: FollowupPlanService; assignments: FollowupAssignmentService },
+): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/followup`;
-  const { plans } = deps;
+  const { plans, assignments } = deps;
   const list = { permission: PERMISSIONS.followupList };
   const config = { permission: PERMISSIONS.followupConfig };
 
@@ -118,7 +122,7 @@ export function registerFollowupPlanRoutes(root: FastifyInstance, deps: { plans:
       onRequest: noStore,
       config: { ...list, audit: NOT_AUDITED.read },
     },
-    async (request) => ok(await plans.assignmentPage(requireAuth(request), request.body)),
+    async (request) => ok(await assignments.assignmentPage(requireAuth(request), request.body)),
   );
 
   app.post(
@@ -127,7 +131,7 @@ export function registerFollowupPlanRoutes(root: FastifyInstance, deps: { plans:
       schema: { body: assignmentAddRequest, response: okSchema(assignmentAddResponse) },
       config: { ...config, audit: ['followup_assignment.add'] },
     },
-    async (request) => ok(await plans.assignmentAdd(requireAuth(request), request.body, auditContext(request))),
+    async (request) => ok(await assignments.assignmentAdd(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
@@ -136,6 +140,7 @@ export function registerFollowupPlanRoutes(root: FastifyInstance, deps: { plans:
       schema: { body: assignmentRemoveRequest, response: okSchema(countResponse) },
       config: { ...config, audit: ['followup_assignment.remove'] },
     },
-    async (request) => ok(await plans.assignmentRemove(requireAuth(request), request.body, auditContext(request))),
+    async (request) =>
+      ok(await assignments.assignmentRemove(requireAuth(request), request.body, auditContext(request))),
   );
 }

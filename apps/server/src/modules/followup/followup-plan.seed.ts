@@ -2,7 +2,8 @@ import { addDays, addMonths, shanghaiDate, shanghaiStartOfDay } from '@registry/
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { centers, followupContacts, followupPlans, followupTasks, patients, users } from '../../db/schema';
-import { assignByRule, insertPlanRow, insertVisitRows, type SyncPlan } from './followup-plan.repository';
+import { insertPlanRow, insertVisitRows, type SyncPlan } from './followup-plan.repository';
+import { assignByRule } from './followup-assignment.repository';
 import { reconcilePlan } from './followup-sync';
 import { findDemoProject } from '../../db/demo-patients';
 

@@ -1,165 +1,71 @@
 import type { z } from 'zod';
 import type {
-  AssignmentVO,
-  assignmentAddRequest,
-  assignmentPageRequest,
-  assignmentRemoveRequest,
-  PlanAnchor,
-  planCreateRequest,
   PlanApplyResponse,
-  PlanPeriod,
-  PlanRule,
   planStopRequest,
   planUpdateRequest,
   PlanVO,
 } from '@registry/shared/contracts/followup';
-import { periodicDates, shanghaiDate } from '@registry/shared/followup/schedule';
-import type { FormDefinition } from '@registry/shared/forms/definition';
-import { PERMISSIONS } from '@registry/shared/permissions';
+import { shanghaiDate } from '@registry/shared/followup/schedule';
 import type { Db, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
 import { createDefinitionCache } from '../../domain/crf/definition-cache';
-import { latestVersionIds } from '../../domain/crf/crf-definition.repository';
-import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
-import { presentAssignment, presentPlan } from './followup-plan.presenter';
+import { requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
+import { presentPlan } from './followup-plan.presenter';
+import { PLAN_MESSAGES as M, PLAN_STOPPED_REASON } from './followup-plan.messages';
 import {
-  assignmentsOf,
-  cancelOpenTasks,
-  findPlanRow,
-  insertAssignments,
   insertPlanRow,
   insertVisitRows,
-  isProjectMember,
   listPlanRows,
   lockPlan,
-  pageAssignments,
   planCounts,
   planNameTaken,
   planUsage,
-  setAssignmentsStatus,
   softDeleteVisitRows,
-  stopAllAssignments,
-  subProjectsAmong,
   updatePlanRow,
   updateVisitRow,
-  visiblePatients,
   visitsOf,
   type PlanRow,
-  type SyncPlan,
-  type VisitRow,
 } from './followup-plan.repository';
+import { stopAllAssignments } from './followup-assignment.repository';
+import { cancelOpenTasks } from './followup-sync.repository';
+import {
+  anchorLabelOf,
+  checkPlan,
+  planValues,
+  publishedForms,
+  syncPlanOf,
+  timing,
+  visiblePlan,
+  visitValues,
+  type PlanInput,
+} from './followup-plan-spec';
 import { applyPlanRule, reconcilePlan } from './followup-sync';
 
-export const PLAN_MESSAGES = {
-  notFound: '随访计划不存在',
-  nameTaken: '随访计划名称已存在',
-  stale: '随访计划已被他人修改，请刷新后重试',
-  rescheduleRequired: '请选择是否重新安排未完成的随访任务',
-  notActive: '随访计划未启用',
-  alreadyActive: '随访计划已启用',
-  inUse: '随访计划已生成随访任务，不能删除，请停用',
-  stopped: '随访计划已停用',
-  patientNotFound: '患者不存在',
-  invalid: '随访计划有误，请检查后重试',
-  anchorRequired: '相对随访计划请选择基准日期',
-  visitsRequired: '请至少添加一次访视',
-  offsetRequired: '请输入时间间隔',
-  unitRequired: '请选择时间单位',
-  fixedDateRequired: '请选择随访日期，或按周期生成访视',
-  noDefinition: '项目尚未发布数据库，不能按表单字段设置',
-  ownerNotMember: '默认负责人须为项目成员',
-  subProjectNotFound: '子项目不存在',
-  ruleValuesRequired: '请选择规则取值',
-  visitNotFound: '访视不存在',
-} as const;
-const M = PLAN_MESSAGES;
+export { PLAN_MESSAGES, PLAN_STOPPED_REASON } from './followup-plan.messages';
 
-/** Why the tasks of a stopped plan were cancelled. */
-export const PLAN_STOPPED_REASON = '随访计划已停用';
-
-type CreateInput = z.output<typeof planCreateRequest>;
 type UpdateInput = z.output<typeof planUpdateRequest>;
 type StopInput = z.output<typeof planStopRequest>;
-type AssignmentPageInput = z.output<typeof assignmentPageRequest>;
-type AssignmentAddInput = z.output<typeof assignmentAddRequest>;
-type AssignmentRemoveInput = z.output<typeof assignmentRemoveRequest>;
-type Issue = { path: string; message: string };
-
-/** A visit as it will be stored (`id` set: an existing visit kept). */
-type VisitSpec = {
-  id?: string;
-  name: string;
-  offset: number | null;
-  offsetUnit: VisitRow['offsetUnit'];
-  fixedDate: string | null;
-  windowBefore: number;
-  windowAfter: number;
-  formKeys: string[];
-  contactMethod: string;
-};
-
-/** The checked plan: what is stored. */
-type PlanSpec = {
-  name: string;
-  description: string | null;
-  kind: 'relative' | 'fixed';
-  anchor: PlanAnchor | null;
-  period: PlanPeriod | null;
-  visits: VisitSpec[];
-  assignMode: 'manual' | 'auto';
-  rule: PlanRule | null;
-  remindDaysBefore: number;
-  defaultOwnerId: string | null;
-};
-
-/** The published forms of the scope: the current project's latest version, then its parent's. */
-type PublishedForms = { published: boolean; forms: Map<string, FormDefinition> };
-
-const timing = (v: Pick<VisitSpec, 'offset' | 'offsetUnit' | 'fixedDate' | 'windowBefore' | 'windowAfter'>) =>
-  JSON.stringify([v.offset, v.offsetUnit, v.fixedDate, v.windowBefore, v.windowAfter]);
 
 export type FollowupPlanService = ReturnType<typeof createFollowupPlanService>;
 
+/**
+ * Follow-up plans and their visits: list, detail, create, update (with the reschedule of open tasks), activate and
+ * apply (the rule run over the project), stop and remove. A plan's patients are `followup-assignment.service.ts`.
+ */
 export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
   const definitions = createDefinitionCache();
   const today = () => shanghaiDate(clock.now());
-  const hasPii = (scope: ProjectScope) => scope.permissions.includes(PERMISSIONS.patientPii);
-
-  async function publishedForms(ex: Executor, scope: ProjectScope): Promise<PublishedForms> {
-    const projectIds = [...new Set([scope.projectId, scope.rootProjectId])];
-    const ids = await latestVersionIds(ex, scope.tenantId, projectIds);
-    const versions = await definitions.load(ex, scope.tenantId, ids);
-    const forms = new Map<string, FormDefinition>();
-    for (const id of ids)
-      for (const category of versions.get(id)?.definition.categories ?? [])
-        for (const form of category.forms) if (!forms.has(form.key)) forms.set(form.key, form);
-    return { published: ids.length > 0, forms };
-  }
-
-  function anchorLabelOf(anchor: PlanAnchor | null, forms: PublishedForms): string | null {
-    if (!anchor) return null;
-    if (anchor.type === 'enrol') return '入组日期';
-    const form = forms.forms.get(anchor.formKey);
-    const field = form?.fields.find((f) => f.key === anchor.fieldKey);
-    return `${form?.title ?? anchor.formKey} · ${field?.label ?? anchor.fieldKey}`;
-  }
-
-  async function visiblePlan(ex: Executor, scope: ProjectScope, id: string): Promise<PlanRow> {
-    const row = isUuid(id) ? await findPlanRow(ex, scope.tenantId, scope.projectId, id) : undefined;
-    if (!row) throw new AppError(404, M.notFound);
-    return row;
-  }
 
   async function present(ex: Executor, scope: ProjectScope, rows: PlanRow[]): Promise<PlanVO[]> {
     const ids = rows.map((r) => r.id);
     const [visits, counts, forms] = await Promise.all([
       visitsOf(ex, ids),
       planCounts(ex, ids, today()),
-      publishedForms(ex, scope),
+      publishedForms(ex, definitions, scope),
     ]);
     return rows.map((row) =>
       presentPlan(
@@ -170,167 +76,6 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
       ),
     );
   }
-
-  /**
-   * Checks a plan against its kind, the published definition, the project's sub-projects and members: 400 with
-   * every issue at its path (`visits.2.offset`, `anchor.fieldKey`, ...). Fixed periodic plans get their visits here.
-   */
-  async function check(scope: ProjectScope, input: CreateInput): Promise<PlanSpec> {
-    const issues: Issue[] = [];
-    const forms = await publishedForms(db, scope);
-    const formExists = (key: string, path: string) => {
-      if (!forms.forms.has(key)) issues.push({ path, message: `表单「${key}」不在已发布的数据库中` });
-    };
-    /** A field of a non-repeating published form (of type `date` for an anchor); the issue names it otherwise. */
-    const fieldOf = (formKey: string, fieldKey: string, path: string, what: string, dateOnly: boolean) => {
-      if (!forms.published) {
-        issues.push({ path, message: `${M.noDefinition}${what}` });
-        return;
-      }
-      const form = forms.forms.get(formKey);
-      const field = form?.fields.find((f) => f.key === fieldKey);
-      if (!form || !field) issues.push({ path, message: `${what}「${formKey}.${fieldKey}」不在已发布的数据库中` });
-      else if (form.repeating)
-        issues.push({ path, message: `${what}「${form.title} · ${field.label}」属于重复表单，请选择非重复表单的字段` });
-      else if (dateOnly && field.type !== 'date')
-        issues.push({ path, message: `${what}「${form.title} · ${field.label}」不是日期字段` });
-    };
-
-    const kind = input.kind;
-    const anchor = kind === 'relative' ? (input.anchor ?? null) : null;
-    if (kind === 'relative') {
-      if (!anchor) issues.push({ path: 'anchor', message: M.anchorRequired });
-      else if (anchor.type === 'field')
-        fieldOf(anchor.formKey, anchor.fieldKey, 'anchor.fieldKey', '基准日期字段', true);
-    }
-
-    let period: PlanPeriod | null = null;
-    let visits: VisitSpec[];
-    if (kind === 'fixed' && input.period) {
-      period = input.period;
-      const p = input.period;
-      p.formKeys.forEach((k, j) => formExists(k, `period.formKeys.${j}`));
-      visits = periodicDates(p.startDate, p.everyMonths, p.times).map((fixedDate, k) => ({
-        name: `第${k + 1}次随访`,
-        offset: null,
-        offsetUnit: null,
-        fixedDate,
-        windowBefore: p.windowBefore,
-        windowAfter: p.windowAfter,
-        formKeys: [...p.formKeys],
-        contactMethod: p.contactMethod,
-      }));
-    } else {
-      if (input.visits.length === 0) issues.push({ path: 'visits', message: M.visitsRequired });
-      const names = new Map<string, number>();
-      const ids = new Set<string>();
-      visits = input.visits.map((v, i) => {
-        const at = `visits.${i}`;
-        if (kind === 'relative') {
-          if (v.offset === null || v.offset === undefined)
-            issues.push({ path: `${at}.offset`, message: M.offsetRequired });
-          if (!v.offsetUnit) issues.push({ path: `${at}.offsetUnit`, message: M.unitRequired });
-        } else if (!v.fixedDate) issues.push({ path: `${at}.fixedDate`, message: M.fixedDateRequired });
-        const seen = names.get(v.name);
-        if (seen !== undefined) issues.push({ path: `${at}.name`, message: `访视名称重复：${v.name}` });
-        else names.set(v.name, i);
-        if (v.id) {
-          if (ids.has(v.id.toLowerCase())) issues.push({ path: `${at}.id`, message: M.visitNotFound });
-          ids.add(v.id.toLowerCase());
-        }
-        v.formKeys.forEach((k, j) => formExists(k, `${at}.formKeys.${j}`));
-        return {
-          ...(v.id ? { id: v.id.toLowerCase() } : {}),
-          name: v.name,
-          offset: kind === 'relative' ? (v.offset ?? null) : null,
-          offsetUnit: kind === 'relative' ? (v.offsetUnit ?? null) : null,
-          fixedDate: kind === 'fixed' ? (v.fixedDate ?? null) : null,
-          windowBefore: v.windowBefore,
-          windowAfter: v.windowAfter,
-          formKeys: [...new Set(v.formKeys)],
-          contactMethod: v.contactMethod,
-        };
-      });
-    }
-
-    const rule: PlanRule | null =
-      input.assignMode === 'auto' ? (input.rule ?? { subProjectIds: [], field: null }) : (input.rule ?? null);
-    if (rule) {
-      const subs = rule.subProjectIds ?? [];
-      const known = await subProjectsAmong(
-        db,
-        scope.tenantId,
-        scope.rootProjectId,
-        subs.filter((s) => isUuid(s)),
-      );
-      subs.forEach((s, i) => {
-        if (!known.has(s)) issues.push({ path: `rule.subProjectIds.${i}`, message: M.subProjectNotFound });
-      });
-      if (rule.field) {
-        fieldOf(rule.field.formKey, rule.field.fieldKey, 'rule.field.fieldKey', '规则字段', false);
-        if (rule.field.op === 'eq' && rule.field.values.length === 0)
-          issues.push({ path: 'rule.field.values', message: M.ruleValuesRequired });
-      }
-    }
-
-    const ownerId = input.defaultOwnerId ?? null;
-    if (ownerId && !(await isProjectMember(db, scope.tenantId, scope.rootProjectId, ownerId)))
-      issues.push({ path: 'defaultOwnerId', message: M.ownerNotMember });
-
-    if (issues.length > 0) throw new AppError(400, issues[0]?.message ?? M.invalid, issues);
-    return {
-      name: input.name,
-      description: input.description ?? null,
-      kind,
-      anchor,
-      period,
-      visits,
-      assignMode: input.assignMode,
-      rule: rule
-        ? { subProjectIds: rule.subProjectIds ?? [], ...(rule.field ? { field: rule.field } : { field: null }) }
-        : null,
-      remindDaysBefore: input.remindDaysBefore,
-      defaultOwnerId: ownerId,
-    };
-  }
-
-  const planValues = (spec: PlanSpec) => ({
-    name: spec.name,
-    description: spec.description,
-    kind: spec.kind,
-    anchor: spec.anchor,
-    period: spec.period,
-    assignMode: spec.assignMode,
-    rule: spec.rule,
-    remindDaysBefore: spec.remindDaysBefore,
-    defaultOwnerId: spec.defaultOwnerId,
-  });
-
-  const visitValues = (tenantId: string, planId: string, v: VisitSpec, seq: number) => ({
-    tenantId,
-    planId,
-    seq,
-    name: v.name,
-    offset: v.offset,
-    offsetUnit: v.offsetUnit,
-    fixedDate: v.fixedDate,
-    windowBefore: v.windowBefore,
-    windowAfter: v.windowAfter,
-    formKeys: v.formKeys,
-    contactMethod: v.contactMethod,
-  });
-
-  const syncPlanOf = (row: PlanRow): SyncPlan => ({
-    id: row.id,
-    tenantId: row.tenantId,
-    projectId: row.projectId,
-    kind: row.kind,
-    status: row.status,
-    anchor: row.anchor,
-    assignMode: row.assignMode,
-    rule: row.rule,
-    defaultOwnerId: row.defaultOwnerId,
-  });
 
   /** The rule over every patient of the plan's project (auto plans), then the tasks of all its assignments. */
   async function run(
@@ -381,9 +126,9 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
       return vo;
     },
 
-    async create(auth: AuthContext, input: CreateInput, ctx: AuditContext): Promise<PlanVO> {
+    async create(auth: AuthContext, input: PlanInput, ctx: AuditContext): Promise<PlanVO> {
       const scope = await requireProjectScope(db, auth);
-      const spec = await check(scope, input);
+      const spec = await checkPlan(db, definitions, scope, input);
       await nameFree(scope, spec.name);
       const now = clock.now();
       const id = await onNameClash(() =>
@@ -423,7 +168,7 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
       const scope = await requireProjectScope(db, auth);
       const before = await visiblePlan(db, scope, input.id);
       if (before.rowVersion !== input.rowVersion) throw new AppError(409, M.stale);
-      const spec = await check(scope, input);
+      const spec = await checkPlan(db, definitions, scope, input);
       await nameFree(scope, spec.name, before.id);
       const oldVisits = await visitsOf(db, [before.id]);
       const byId = new Map(oldVisits.map((v) => [v.id, v]));
@@ -612,133 +357,6 @@ export function createFollowupPlanService(deps: { db: Db; clock: Clock }) {
           now,
         );
         return { count: 1 };
-      });
-    },
-
-    async assignmentPage(auth: AuthContext, q: AssignmentPageInput) {
-      const scope = await requireProjectScope(db, auth);
-      const plan = await visiblePlan(db, scope, q.planId);
-      const pii = hasPii(scope);
-      const { records, total } = await pageAssignments(db, scope, plan.id, {
-        keyword: q.keyword || undefined,
-        piiSearch: pii,
-        current: q.current,
-        size: q.size,
-      });
-      return {
-        records: records.map((r): AssignmentVO => presentAssignment(r, pii)),
-        total,
-        current: q.current,
-        size: q.size,
-      };
-    },
-
-    async assignmentAdd(auth: AuthContext, input: AssignmentAddInput, ctx: AuditContext) {
-      const scope = await requireProjectScope(db, auth);
-      const now = clock.now();
-      const ids = [...new Set(input.patientIds.map((x) => x.toLowerCase()))];
-      return db.transaction(async (tx) => {
-        const found = await visiblePlan(tx, scope, input.planId);
-        await lockPlan(tx, found.id);
-        const row = await visiblePlan(tx, scope, input.planId);
-        if (row.status !== 'active') throw new AppError(409, M.notActive);
-        const people = await visiblePatients(tx, scope, ids);
-        // All or nothing: a patient outside the scope answers like a missing one.
-        if (people.length !== ids.length) throw new AppError(404, M.patientNotFound);
-        const outside = people.filter((p) => row.projectId !== scope.rootProjectId && p.subProjectId !== row.projectId);
-        if (outside.length > 0) throw new AppError(404, M.patientNotFound);
-        const existing = new Map((await assignmentsOf(tx, row.id, ids)).map((a) => [a.patientId, a]));
-        const followable = people.filter((p) => p.status !== 'deceased' && p.lostAt === null);
-        const resume = followable.flatMap((p) => {
-          const a = existing.get(p.id);
-          return a && a.status === 'stopped' ? [a.id] : [];
-        });
-        const fresh = followable.filter((p) => !existing.has(p.id));
-        await setAssignmentsStatus(tx, resume, { status: 'active', stoppedReason: null, at: now });
-        await insertAssignments(
-          tx,
-          fresh.map((p) => ({
-            tenantId: scope.tenantId,
-            projectId: row.projectId,
-            planId: row.id,
-            patientId: p.id,
-            source: 'manual' as const,
-            status: 'active' as const,
-            createdBy: scope.userId,
-            createdAt: now,
-            updatedAt: now,
-          })),
-        );
-        const touched = [
-          ...fresh.map((p) => p.id),
-          ...followable.filter((p) => existing.get(p.id)?.status === 'stopped').map((p) => p.id),
-        ];
-        const r = await reconcilePlan(tx, syncPlanOf(row), {
-          mode: 'anchor',
-          patientIds: touched,
-          userId: scope.userId,
-          at: now,
-        });
-        const result = {
-          assigned: touched.length,
-          tasksCreated: r.tasksCreated,
-          waitingForAnchor: r.waitingForAnchor,
-          stopped: 0,
-          skipped: ids.length - touched.length,
-        };
-        await audit(
-          tx,
-          ctx,
-          {
-            action: 'followup_assignment.add',
-            entityType: 'followup_plan',
-            entityId: row.id,
-            newValue: { projectId: row.projectId, patientIds: touched, ...result },
-          },
-          now,
-        );
-        return result;
-      });
-    },
-
-    async assignmentRemove(auth: AuthContext, input: AssignmentRemoveInput, ctx: AuditContext) {
-      const scope = await requireProjectScope(db, auth);
-      const now = clock.now();
-      const ids = [...new Set(input.patientIds.map((x) => x.toLowerCase()))];
-      return db.transaction(async (tx) => {
-        const found = await visiblePlan(tx, scope, input.planId);
-        await lockPlan(tx, found.id);
-        const people = await visiblePatients(tx, scope, ids);
-        if (people.length !== ids.length) throw new AppError(404, M.patientNotFound);
-        const active = (await assignmentsOf(tx, found.id, ids)).filter((a) => a.status === 'active');
-        await setAssignmentsStatus(
-          tx,
-          active.map((a) => a.id),
-          { status: 'stopped', stoppedReason: input.reason, at: now },
-        );
-        const patientIds = active.map((a) => a.patientId);
-        const cancelled =
-          patientIds.length > 0
-            ? (
-                await cancelOpenTasks(tx, { planId: found.id, patientIds }, input.reason, {
-                  userId: scope.userId,
-                  at: now,
-                })
-              ).length
-            : 0;
-        await audit(
-          tx,
-          ctx,
-          {
-            action: 'followup_assignment.remove',
-            entityType: 'followup_plan',
-            entityId: found.id,
-            newValue: { projectId: found.projectId, patientIds, tasksCancelled: cancelled },
-            reason: input.reason,
-          },
-          now,
-        );
-        return { count: patientIds.length };
       });
     },
   };

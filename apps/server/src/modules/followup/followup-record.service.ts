@@ -1,19 +1,16 @@
 import type { z } from 'zod';
 import type {
   ContactVO,
-  PatientTimelineItem,
   TaskDetailVO,
   TaskFormVO,
   TaskListItem,
   contactCreateRequest,
-  patientDeathRequest,
   taskCompleteRequest,
   taskFormSaveRequest,
   taskLostRequest,
   taskReopenRequest,
 } from '@registry/shared/contracts/followup';
 import type { FormRecordVO } from '@registry/shared/contracts/form-record';
-import type { FormDefinition } from '@registry/shared/forms/definition';
 import { shanghaiDate } from '@registry/shared/followup/schedule';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -21,30 +18,24 @@ import { AppError } from '../../lib/errors';
 import type { PhiKeys } from '../../lib/phi-crypto';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
-import { createDefinitionCache, type PublishedVersion } from '../../domain/crf/definition-cache';
+import { createDefinitionCache } from '../../domain/crf/definition-cache';
 import type { PatientRecordService } from '../patient-record/patient-record.service';
-import { maskData } from '../patient-record/record-data';
-import { latestVersionIds } from '../../domain/crf/crf-definition.repository';
-import { forgetPatientListTotals } from '../patient/patient.service';
 import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import { presentContact, presentTask, presentTaskPatient, presentVisit } from './followup-task.presenter';
+import { findTask, patientTasks, type TaskDetailRow } from './followup-task.repository';
 import {
   closeOpenTasksOfPatient,
   contactsOf,
-  findScopedPatient,
-  findTask,
   findVersionOf,
   hasReachedContact,
   insertContact,
   moveTask,
-  patientTasks,
   taskRecords,
   touchTask,
   updatePatientFollowup,
-  type TaskDetailRow,
-  type TaskRecordRow,
-} from './followup-task.repository';
+} from './followup-record.repository';
 import { auditPiiRead, FOLLOWUP_TASK_MESSAGES, hasPii } from './followup-task.service';
+import { anchorLabel, formsWithRecords, patientProjects, recordOf, visitForms } from './followup-visit-forms';
 
 export const FOLLOWUP_RECORD_MESSAGES = {
   ...FOLLOWUP_TASK_MESSAGES,
@@ -69,18 +60,14 @@ type FormSaveInput = z.output<typeof taskFormSaveRequest>;
 type CompleteInput = z.output<typeof taskCompleteRequest>;
 type ReopenInput = z.output<typeof taskReopenRequest>;
 type LostInput = z.output<typeof taskLostRequest>;
-type DeathInput = z.output<typeof patientDeathRequest>;
 
 export type FollowupRecordService = ReturnType<typeof createFollowupRecordService>;
-
-/** A form of the visit as the patient's published versions define it. */
-type VisitForm = { formKey: string; title: string; form: FormDefinition; version: PublishedVersion };
 
 const SUBMITTED = new Set(['submitted', 'verified', 'locked']);
 
 /**
  * The follow-up record of one task (`/followup/edit`): contacts, the visit's forms through the record writer,
- * complete, reopen, lost to follow-up, death; and the patient's timeline.
+ * complete, reopen, lost to follow-up. The patient's death and timeline are `followup-patient.service.ts`.
  */
 export function createFollowupRecordService(deps: {
   db: Db;
@@ -98,82 +85,6 @@ export function createFollowupRecordService(deps: {
     return row;
   }
 
-  async function visiblePatient(scope: ProjectScope, id: string) {
-    const row = isUuid(id) ? await findScopedPatient(db, scope, id) : undefined;
-    if (!row) throw new AppError(404, M.patientNotFound);
-    return row;
-  }
-
-  const patientProjects = (task: TaskDetailRow) =>
-    task.patientSubProjectId ? [task.patientSubProjectId, task.patientProjectId] : [task.patientProjectId];
-
-  /** The patient's latest published versions (sub-project first) and the visit's forms found in them. */
-  async function visitForms(task: TaskDetailRow) {
-    const latest = await latestVersionIds(db, task.tenantId, patientProjects(task));
-    const versions = await cache.load(db, task.tenantId, latest);
-    const forms: VisitForm[] = [];
-    for (const formKey of task.visitFormKeys)
-      for (const id of latest) {
-        const version = versions.get(id);
-        const form = version?.forms.get(formKey);
-        if (version && form) {
-          forms.push({ formKey, title: form.title, form, version });
-          break;
-        }
-      }
-    return { latest, versions, forms };
-  }
-
-  /** '入组日期', '<form title> · <field label>', or null without an anchor. */
-  function anchorLabel(anchor: unknown, versions: ReadonlyMap<string, PublishedVersion>, latest: string[]) {
-    const a = anchor as { type?: string; formKey?: string; fieldKey?: string } | null;
-    if (!a?.type) return null;
-    if (a.type === 'enrol') return '入组日期';
-    for (const id of latest) {
-      const form = versions.get(id)?.forms.get(a.formKey ?? '');
-      const field = form?.fields.find((f) => f.key === a.fieldKey);
-      if (form && field) return `${form.title} · ${'label' in field ? String(field.label) : (a.fieldKey ?? '')}`;
-    }
-    return `${a.formKey ?? ''} · ${a.fieldKey ?? ''}`;
-  }
-
-  /** The record of each visit form for this task (repeating: the task's instance; others: the patient's one). */
-  function recordOf(vf: VisitForm, rows: readonly TaskRecordRow[]): TaskRecordRow | undefined {
-    return rows.find((r) => r.formKey === vf.formKey);
-  }
-
-  async function formsWithRecords(task: TaskDetailRow, forms: VisitForm[], pii: boolean): Promise<TaskFormVO[]> {
-    const rows = await taskRecords(
-      db,
-      { tenantId: task.tenantId, patientId: task.patientId, taskId: task.id },
-      forms.map((f) => ({ formKey: f.formKey, repeating: f.form.repeating === true })),
-    );
-    const versions = await cache.load(
-      db,
-      task.tenantId,
-      rows.map((r) => r.versionId),
-    );
-    return forms.map((vf) => {
-      const row = recordOf(vf, rows);
-      if (!row) return { formKey: vf.formKey, title: vf.title, record: null };
-      const form = versions.get(row.versionId)?.forms.get(row.formKey) ?? vf.form;
-      const data = row.data as Record<string, unknown>;
-      return {
-        formKey: vf.formKey,
-        title: vf.title,
-        record: {
-          id: row.id,
-          instance: row.instance,
-          versionId: row.versionId,
-          status: row.status,
-          data: pii ? data : maskData(form, data).data,
-          rowVersion: row.rowVersion,
-          updatedAt: row.updatedAt.toISOString(),
-        },
-      };
-    });
-  }
-
   async function taskItem(scope: ProjectScope, id: string): Promise<TaskListItem> {
     return presentTask(await visibleTask(scope, id), keys, hasPii(scope));
   }
@@ -183,11 +94,11 @@ export function createFollowupRecordService(deps: {
       const scope = await requireProjectScope(db, auth);
       const task = await visibleTask(scope, id);
       const pii = hasPii(scope);
-      const { latest, versions, forms } = await visitForms(task);
+      const { latest, versions, forms } = await visitForms(db, cache, task);
       const [contacts, others, formVOs] = await Promise.all([
         contactsOf(db, scope.tenantId, [task.id]),
         patientTasks(db, scope, task.patientId, today()),
-        formsWithRecords(task, forms, pii),
+        formsWithRecords(db, cache, task, forms, pii),
       ]);
       // identity data and the forms' values shown unmasked: the read is audited before the answer leaves
       if (pii) await auditPiiRead(db, ctx, [task.patientId], 'followup/task/detail', clock.now());
@@ -271,7 +182,7 @@ export function createFollowupRecordService(deps: {
       if (!task.visitFormKeys.includes(input.formKey))
         throw new AppError(400, M.formNotInVisit, [{ path: 'formKey', message: M.formNotInVisit }]);
       if (task.status !== 'open') throw new AppError(409, M.closed);
-      const { forms } = await visitForms(task);
+      const { forms } = await visitForms(db, cache, task);
       const vf = forms.find((f) => f.formKey === input.formKey);
       if (!vf) throw new AppError(400, M.formNotInVisit, [{ path: 'formKey', message: M.formNotInVisit }]);
       const repeating = vf.form.repeating === true;
@@ -318,7 +229,7 @@ export function createFollowupRecordService(deps: {
       const task = await visibleTask(scope, input.taskId);
       if (task.status !== 'open') throw new AppError(409, M.closed);
       if (task.rowVersion !== input.rowVersion) throw new AppError(409, M.stale);
-      const { forms } = await visitForms(task);
+      const { forms } = await visitForms(db, cache, task);
       const rows = await taskRecords(
         db,
         { tenantId: task.tenantId, patientId: task.patientId, taskId: task.id },
@@ -444,89 +355,6 @@ export function createFollowupRecordService(deps: {
           );
       });
       return taskItem(scope, task.id);
-    },
-
-    /** The patient died: status `deceased`, date and cause, open tasks cancelled. Answers the tasks cancelled. */
-    async death(auth: AuthContext, input: DeathInput, ctx: AuditContext): Promise<{ count: number }> {
-      const scope = await requireProjectScope(db, auth);
-      const patient = await visiblePatient(scope, input.patientId);
-      if (input.deathDate > today())
-        throw new AppError(400, M.deathInFuture, [{ path: 'deathDate', message: M.deathInFuture }]);
-      if (patient.birthDate && input.deathDate < patient.birthDate)
-        throw new AppError(400, M.deathBeforeBirth, [{ path: 'deathDate', message: M.deathBeforeBirth }]);
-      const now = clock.now();
-      const cancelled = await db.transaction(async (tx) => {
-        const row = await updatePatientFollowup(tx, scope, patient.id, {
-          status: 'deceased',
-          deathDate: input.deathDate,
-          deathCause: input.cause,
-          updatedBy: scope.userId,
-          updatedAt: now,
-        });
-        if (!row) throw new AppError(404, M.patientNotFound);
-        await audit(
-          tx,
-          ctx,
-          {
-            action: 'patient.death',
-            entityType: 'patient',
-            entityId: patient.id,
-            oldValue: {
-              status: patient.status,
-              deathDate: patient.deathDate,
-              deathCause: patient.deathCause,
-              rowVersion: patient.rowVersion,
-            },
-            newValue: {
-              status: 'deceased',
-              deathDate: input.deathDate,
-              deathCause: input.cause,
-              rowVersion: row.rowVersion,
-            },
-          },
-          now,
-        );
-        const closed = await closeOpenTasksOfPatient(
-          tx,
-          { tenantId: scope.tenantId, patientId: patient.id },
-          { status: 'cancelled', closedAt: now, closedBy: scope.userId, closedReason: M.deceased },
-        );
-        for (const t of closed)
-          await audit(
-            tx,
-            ctx,
-            {
-              action: 'followup_task.cancel',
-              entityType: 'followup_task',
-              entityId: t.id,
-              oldValue: { status: 'open' },
-              newValue: { status: 'cancelled', rowVersion: t.rowVersion },
-              reason: M.deceased,
-            },
-            now,
-          );
-        return closed.length;
-      });
-      forgetPatientListTotals();
-      return { count: cancelled };
-    },
-
-    /** The patient's tasks with their contacts, by due date (the patient file). */
-    async timeline(auth: AuthContext, patientId: string, ctx: AuditContext): Promise<PatientTimelineItem[]> {
-      const scope = await requireProjectScope(db, auth);
-      const patient = await visiblePatient(scope, patientId);
-      const pii = hasPii(scope);
-      if (pii) await auditPiiRead(db, ctx, [patient.id], 'followup/patient/timeline', clock.now());
-      const tasks = await patientTasks(db, scope, patient.id, today());
-      const contacts = await contactsOf(
-        db,
-        scope.tenantId,
-        tasks.map((t) => t.id),
-      );
-      return tasks.map((t) => ({
-        ...presentTask(t, keys, pii),
-        contacts: contacts.filter((c) => c.taskId === t.id).map(presentContact),
-      }));
     },
   };
 }

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { PERMISSIONS } from '@registry/shared/permissions';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
+import { followupTasks } from '../../db/schema';
+import { dueWithin } from './followup-task.repository';
 
 /** A claimed task with what its message needs. */
 export type ClaimedTask = {
@@ -22,6 +25,9 @@ export type Candidate = { user_id: string; project_id: string; center_id: string
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
+/** `followup_tasks t` of the claim: its window read by THE task-window rule (`dueWithin`, followup-task.repository.ts). */
+const t = alias(followupTasks, 't');
+
 /**
  * Claims up to `limit` open tasks whose window opens within their plan's `remind_days_before` of `today` (and has not
  * closed yet) and that were never reminded (never of a deleted, deceased or lost patient, should a task be open): ONE statement marks them `reminded_at` and answers them. `FOR UPDATE
@@ -36,10 +42,8 @@ export async function claimDueTasks(tx: Executor, today: string, now: Date, limi
         join followup_plans p on p.id = t.plan_id and p.deleted_at is null
         join patients pa on pa.id = t.patient_id and pa.deleted_at is null
           and pa.status <> 'deceased' and pa.followup_lost_at is null
-       where t.status = 'open'
+       where ${dueWithin(sql`${today}::date`, sql`${today}::date + p.remind_days_before`, t)}
          and t.reminded_at is null
-         and t.window_start <= ${today}::date + p.remind_days_before
-         and t.window_end >= ${today}::date
        order by t.window_start, t.id
        limit ${limit}
        for update of t skip locked

@@ -4,7 +4,8 @@ import { isBlankValue } from '@registry/shared/forms/record';
 
 /**
  * The assignment rule and the anchor date of a follow-up plan, evaluated on one patient (pure). The set-based
- * version for a whole project (`ruleCondition` in the repository) must answer the same: see followup-rule.test.ts.
+ * version for a whole project (`ruleCondition` in followup-assignment.repository.ts) must answer the same: see
+ * followup-sync.test.ts (`ruleMatches` against the SQL).
  */
 
 /** What a rule and an anchor read of a patient: the patient row and the values of its non-repeating forms. */

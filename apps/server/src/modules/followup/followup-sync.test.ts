@@ -16,14 +16,13 @@ import { resolvePhiKeys } from '../../lib/phi-crypto';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { seedDemoPatients } from '../patient/patient.seed';
 import { anchorDate, fieldMatches, ruleMatches } from './followup-rule';
+import { insertPlanRow, type SyncPlan } from './followup-plan.repository';
 import {
   assignByRule,
   insertAssignments,
-  insertPlanRow,
   resumeRuleMatches,
   stopRuleMismatches,
-  type SyncPlan,
-} from './followup-plan.repository';
+} from './followup-assignment.repository';
 
 type Body<T> = { status: number; data: T };
 

@@ -3,30 +3,31 @@ import type { Executor } from '../../db/client';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { PatientFollowupSync } from '../../domain/patient-change/followup-sync';
 import { anchorDate, formsRead, ruleMatches, type PatientFacts } from './followup-rule';
+import { visitsOf, type SyncPlan } from './followup-plan.repository';
 import {
-  cancelOpenTasks,
-  activePlanReadsForm,
-  activePlansOfPatient,
   assignByRule,
   assignmentsOfPatient,
-  assignmentStates,
   insertAssignments,
-  insertTasks,
-  patientForSync,
-  patientFormValues,
   resumeRuleMatches,
   setAssignmentsStatus,
   stopAssignmentsOfPatient,
   stopRuleMismatches,
+} from './followup-assignment.repository';
+import {
+  cancelOpenTasks,
+  activePlanReadsForm,
+  activePlansOfPatient,
+  assignmentStates,
+  insertTasks,
+  patientForSync,
+  patientFormValues,
   tasksOfAssignments,
   updateAssignmentAnchors,
   setTaskDates,
-  visitsOf,
   type NewTask,
   type PatientSyncRow,
-  type SyncPlan,
   type TaskStateRow,
-} from './followup-plan.repository';
+} from './followup-sync.repository';
 
 /**
  * Task generation: from a plan's visits and each assignment's anchor date to the patient's tasks, with the schedule

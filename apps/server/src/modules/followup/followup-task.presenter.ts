@@ -14,7 +14,8 @@ import { TASK_STATE_LABELS, type OffsetUnit, type TaskStatus } from '@registry/s
 import { decryptPhi, type PhiKeys } from '../../lib/phi-crypto';
 import { showPatientValue } from '@registry/shared/phi-mask';
 import { maskName, maskPhone } from '@registry/shared/phi-mask';
-import type { ContactRow, TaskDetailRow, TaskListRow } from './followup-task.repository';
+import type { TaskDetailRow, TaskListRow } from './followup-task.repository';
+import type { ContactRow } from './followup-record.repository';
 
 /** A timestamp of a raw subquery (text from the driver) or a column (a Date). */
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { TaskState } from '@registry/shared/followup/schedule';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import {
   centers,
@@ -7,8 +8,6 @@ import {
   followupPlans,
   followupTasks,
   followupVisits,
-  formRecords,
-  formVersions,
   patients,
   projectMembers,
   users,
@@ -19,12 +18,14 @@ import type { ProjectScope } from '../../domain/scope/project-scope';
 import { pageTotal } from '../../lib/page-total';
 
 /**
- * The follow-up worklist and the record of one task (issue 6). A task is visible when its patient is (THE patient
+ * The follow-up worklist (issue 6), one task and a patient's tasks as the record page reads them; the writes of the
+ * record of one task are `followup-record.repository.ts`. A task is visible when its patient is (THE patient
  * scope: tenant, project, the sub-project's cohort, the center rule, not deleted): every read and write here joins
  * the patient. A task's state is computed in SQL from its status, its window and `today` (an Asia/Shanghai calendar
  * date, a bound parameter): due (open, window_start <= today <= window_end), overdue (open, window_end < today),
  * upcoming (open, window_start > today), else its status — the shared `taskState` (followup/schedule.ts) is the
- * definition; followup-task-state.test.ts holds this SQL (and the plans' overdue count) to it on PostgreSQL.
+ * definition; followup-task-state.test.ts holds this SQL (and the plans' overdue count, which uses it) to it on
+ * PostgreSQL. The reminder's claim (followup-reminder.repository.ts) reads the window through `dueWithin` too.
  */
 
 export type WorklistFilter = {
@@ -49,18 +50,30 @@ export function stateSql(today: string): SQL<TaskState> {
     when ${followupTasks.windowStart} <= ${today}::date then 'due' else 'upcoming' end)`;
 }
 
+/** The columns the state rule reads: `followupTasks`, or an alias of it (`alias(followupTasks, 't')`) in raw SQL. */
+export type TaskWindowColumns = { status: AnyPgColumn; windowStart: AnyPgColumn; windowEnd: AnyPgColumn };
+
+/**
+ * Open, and due on some day from `from` to `to` (SQL dates): its window opens by `to` and has not closed before
+ * `from`. `due` is the span of today alone; a reminder's span reaches its plan's `remind_days_before` ahead.
+ */
+export function dueWithin(from: SQL, to: SQL, t: TaskWindowColumns = followupTasks): SQL {
+  return sql`(${eq(t.status, 'open')} and ${t.windowStart} <= ${to} and ${t.windowEnd} >= ${from})`;
+}
+
 /** The condition of one state on `today`. */
-export function stateCondition(state: TaskState, today: string): SQL {
-  const open = eq(followupTasks.status, 'open');
+export function stateCondition(state: TaskState, today: string, t: TaskWindowColumns = followupTasks): SQL {
+  const open = eq(t.status, 'open');
+  const day = sql`${today}::date`;
   switch (state) {
     case 'due':
-      return sql`(${open} and ${followupTasks.windowStart} <= ${today}::date and ${followupTasks.windowEnd} >= ${today}::date)`;
+      return dueWithin(day, day, t);
     case 'overdue':
-      return sql`(${open} and ${followupTasks.windowEnd} < ${today}::date)`;
+      return sql`(${open} and ${t.windowEnd} < ${day})`;
     case 'upcoming':
-      return sql`(${open} and ${followupTasks.windowStart} > ${today}::date)`;
+      return sql`(${open} and ${t.windowStart} > ${day})`;
     default:
-      return eq(followupTasks.status, state);
+      return eq(t.status, state);
   }
 }
 
@@ -333,189 +346,4 @@ export async function setOwner(tx: Executor, tenantId: string, ids: string[], ow
     .set({ ownerId, updatedAt: at, rowVersion: sql`${followupTasks.rowVersion} + 1` })
     .where(and(eq(followupTasks.tenantId, tenantId), inArray(followupTasks.id, ids), eq(followupTasks.status, 'open')))
     .returning({ id: followupTasks.id, rowVersion: followupTasks.rowVersion });
-}
-
-/**
- * Moves one task from one of `from` to `set.status`, guarded by its row version when given: undefined when the task
- * moved meanwhile.
- */
-export async function moveTask(
-  tx: Executor,
-  key: { tenantId: string; id: string; from: readonly string[]; rowVersion?: number },
-  set: Partial<typeof followupTasks.$inferInsert>,
-) {
-  const [row] = await tx
-    .update(followupTasks)
-    .set({ ...set, rowVersion: sql`${followupTasks.rowVersion} + 1` })
-    .where(
-      and(
-        eq(followupTasks.tenantId, key.tenantId),
-        eq(followupTasks.id, key.id),
-        inArray(followupTasks.status, [...key.from] as ('open' | 'done' | 'lost' | 'cancelled')[]),
-        key.rowVersion !== undefined ? eq(followupTasks.rowVersion, key.rowVersion) : undefined,
-      ),
-    )
-    .returning({ id: followupTasks.id, rowVersion: followupTasks.rowVersion });
-  return row;
-}
-
-/** Closes every open task of a patient (lost or cancelled); answers them. */
-export async function closeOpenTasksOfPatient(
-  tx: Executor,
-  key: { tenantId: string; patientId: string },
-  set: { status: 'lost' | 'cancelled'; closedAt: Date; closedBy: string; closedReason: string },
-) {
-  return tx
-    .update(followupTasks)
-    .set({ ...set, updatedAt: set.closedAt, rowVersion: sql`${followupTasks.rowVersion} + 1` })
-    .where(
-      and(
-        eq(followupTasks.tenantId, key.tenantId),
-        eq(followupTasks.patientId, key.patientId),
-        eq(followupTasks.status, 'open'),
-      ),
-    )
-    .returning({ id: followupTasks.id, rowVersion: followupTasks.rowVersion });
-}
-
-/** Bumps a task's row version (a contact was recorded). */
-export async function touchTask(tx: Executor, tenantId: string, id: string, at: Date) {
-  await tx
-    .update(followupTasks)
-    .set({ updatedAt: at, rowVersion: sql`${followupTasks.rowVersion} + 1` })
-    .where(and(eq(followupTasks.tenantId, tenantId), eq(followupTasks.id, id)));
-}
-
-export async function insertContact(tx: Executor, values: typeof followupContacts.$inferInsert) {
-  const [row] = await tx.insert(followupContacts).values(values).returning({ id: followupContacts.id });
-  if (!row) throw new Error('contact insert returned no row');
-  return row.id;
-}
-
-/** The contacts of tasks, newest first. */
-export async function contactsOf(db: Executor, tenantId: string, taskIds: string[]) {
-  if (taskIds.length === 0) return [];
-  return db
-    .select({
-      id: followupContacts.id,
-      taskId: followupContacts.taskId,
-      contactedAt: followupContacts.contactedAt,
-      method: followupContacts.method,
-      outcome: followupContacts.outcome,
-      note: followupContacts.note,
-      createdByName: users.name,
-      createdAt: followupContacts.createdAt,
-    })
-    .from(followupContacts)
-    .leftJoin(users, eq(users.id, followupContacts.createdBy))
-    .where(and(eq(followupContacts.tenantId, tenantId), inArray(followupContacts.taskId, taskIds)))
-    .orderBy(desc(followupContacts.contactedAt), desc(followupContacts.createdAt));
-}
-export type ContactRow = Awaited<ReturnType<typeof contactsOf>>[number];
-
-/** Whether a contact of the task reached the patient. */
-export async function hasReachedContact(db: Executor, tenantId: string, taskId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: followupContacts.id })
-    .from(followupContacts)
-    .where(
-      and(
-        eq(followupContacts.tenantId, tenantId),
-        eq(followupContacts.taskId, taskId),
-        eq(followupContacts.outcome, 'reached'),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
-/**
- * The live records a task's forms show: of the repeating forms, the instance tagged with the task; of the others, the
- * patient's one record (instance 1).
- */
-export async function taskRecords(
-  db: Executor,
-  key: { tenantId: string; patientId: string; taskId: string },
-  forms: { formKey: string; repeating: boolean }[],
-) {
-  if (forms.length === 0) return [];
-  const repeating = forms.filter((f) => f.repeating).map((f) => f.formKey);
-  const single = forms.filter((f) => !f.repeating).map((f) => f.formKey);
-  return db
-    .select({
-      id: formRecords.id,
-      formKey: formRecords.formKey,
-      instance: formRecords.instance,
-      versionId: formRecords.versionId,
-      status: formRecords.status,
-      data: formRecords.data,
-      rowVersion: formRecords.rowVersion,
-      updatedAt: formRecords.updatedAt,
-      followupTaskId: formRecords.followupTaskId,
-    })
-    .from(formRecords)
-    .where(
-      and(
-        eq(formRecords.tenantId, key.tenantId),
-        eq(formRecords.patientId, key.patientId),
-        isNull(formRecords.deletedAt),
-        or(
-          repeating.length > 0
-            ? and(inArray(formRecords.formKey, repeating), eq(formRecords.followupTaskId, key.taskId))
-            : undefined,
-          single.length > 0 ? and(inArray(formRecords.formKey, single), eq(formRecords.instance, 1)) : undefined,
-        ),
-      ),
-    )
-    .orderBy(asc(formRecords.formKey), asc(formRecords.instance));
-}
-export type TaskRecordRow = Awaited<ReturnType<typeof taskRecords>>[number];
-
-/** A published version of the tenant belonging to one of these projects, or undefined. */
-export async function findVersionOf(db: Executor, tenantId: string, versionId: string, projectIds: string[]) {
-  const [row] = await db
-    .select({ id: formVersions.id })
-    .from(formVersions)
-    .where(
-      and(
-        eq(formVersions.tenantId, tenantId),
-        eq(formVersions.id, versionId),
-        inArray(formVersions.projectId, projectIds),
-      ),
-    )
-    .limit(1);
-  return row;
-}
-
-/** A visible patient with what the death and timeline calls need. */
-export async function findScopedPatient(db: Executor, scope: ProjectScope, patientId: string) {
-  const [row] = await db
-    .select({
-      id: patients.id,
-      patientNo: patients.patientNo,
-      birthDate: patients.birthDate,
-      status: patients.status,
-      deathDate: patients.deathDate,
-      deathCause: patients.deathCause,
-      rowVersion: patients.rowVersion,
-    })
-    .from(patients)
-    .where(and(patientScope(scope), eq(patients.id, patientId)))
-    .limit(1);
-  return row;
-}
-
-/** Updates a visible patient's follow-up columns (and status); answers the new row version. */
-export async function updatePatientFollowup(
-  tx: Executor,
-  scope: ProjectScope,
-  patientId: string,
-  set: Partial<typeof patients.$inferInsert>,
-) {
-  const [row] = await tx
-    .update(patients)
-    .set({ ...set, rowVersion: sql`${patients.rowVersion} + 1` })
-    .where(and(patientScope(scope), eq(patients.id, patientId)))
-    .returning({ id: patients.id, rowVersion: patients.rowVersion });
-  return row;
 }

@@ -31,6 +31,7 @@ import { auditContext, NOT_AUDITED } from '../../plugins/audit';
 import { binaryResponse } from '../../plugins/binary';
 import { ok, okSchema } from '../../plugins/envelope';
 import { sendDownload } from '../../plugins/file-transfer';
+import type { FollowupPatientService } from './followup-patient.service';
 import type { FollowupRecordService } from './followup-record.service';
 import type { FollowupTaskService } from './followup-task.service';
 
@@ -45,11 +46,15 @@ const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
  */
 export function registerFollowupTaskRoutes(
   root: FastifyInstance,
-  deps: { tasks: FollowupTaskService; followupRecords: FollowupRecordService },
+  deps: {
+    tasks: FollowupTaskService;
+    followupRecords: FollowupRecordService;
+    followupPatients: FollowupPatientService;
+  },
 ): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/followup`;
-  const { tasks, followupRecords: records } = deps;
+  const { tasks, followupRecords: records, followupPatients: patients } = deps;
   const list = { onRequest: noStore, config: { permission: PERMISSIONS.followupList } };
   const edit = { onRequest: noStore, config: { permission: PERMISSIONS.followupEdit } };
 
@@ -160,13 +165,15 @@ export function registerFollowupTaskRoutes(
       ...edit,
       config: { ...edit.config, audit: ['patient.death', 'followup_task.cancel'] },
     },
-    async (request) => ok(await records.death(requireAuth(request), request.body, auditContext(request)), '已登记死亡'),
+    async (request) =>
+      ok(await patients.death(requireAuth(request), request.body, auditContext(request)), '已登记死亡'),
   );
 
   app.get(
     `${base}/patient/timeline`,
     { schema: { querystring: patientTimelineQuery, response: okSchema(patientTimelineResponse) }, ...list },
-    async (request) => ok(await records.timeline(requireAuth(request), request.query.patientId, auditContext(request))),
+    async (request) =>
+      ok(await patients.timeline(requireAuth(request), request.query.patientId, auditContext(request))),
   );
 
   app.get(`${base}/summary`, { schema: { response: okSchema(followupSummaryResponse) }, ...list }, async (request) =>

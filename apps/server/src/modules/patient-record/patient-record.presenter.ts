@@ -11,7 +11,9 @@ import {
 import type { FormDefinition } from '@registry/shared/forms/definition';
 import type { PublishedVersion } from '../../domain/crf/definition-cache';
 import { showPatientValue } from '@registry/shared/phi-mask';
-import type { QueryListRow, QueryRow, RecordExtras, RecordRow, VersionRowOut } from './patient-record.repository';
+import type { QueryListRow, QueryRow } from './data-query.repository';
+import type { RecordExtras, RecordRow } from './patient-record.repository';
+import type { VersionRowOut } from './record-history.repository';
 import { isPhiPath, maskData, pathLabelOf, phiKeys } from './record-data';
 import { maskedBoundValues, withPatientValues, type BoundValues } from './patient-binding';
 

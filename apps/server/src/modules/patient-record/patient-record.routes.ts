@@ -34,7 +34,9 @@ import {
   migrationPreviewRequest,
   migrationPreviewResponse,
 } from '@registry/shared/contracts/record-migration';
+import type { DataQueryService } from './data-query.service';
 import type { PatientRecordService } from './patient-record.service';
+import type { RecordHistoryService } from './record-history.service';
 import type { RecordMigrationService } from './record-migration.service';
 
 /** Every answer may carry patient data: never cached (errors too). */
@@ -49,11 +51,16 @@ const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
  */
 export function registerPatientRecordRoutes(
   root: FastifyInstance,
-  deps: { records: PatientRecordService; migration: RecordMigrationService },
+  deps: {
+    records: PatientRecordService;
+    history: RecordHistoryService;
+    queries: DataQueryService;
+    migration: RecordMigrationService;
+  },
 ): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/form-record`;
-  const { records, migration } = deps;
+  const { records, history, queries, migration } = deps;
   const access = (permission: string, audit?: RouteAudit) => ({ onRequest: noStore, config: { permission, audit } });
 
   app.get(
@@ -114,7 +121,7 @@ export function registerPatientRecordRoutes(
       schema: { querystring: recordHistoryQuery, response: okSchema(recordHistoryResponse) },
       ...access(PERMISSIONS.patientList),
     },
-    async (request) => ok(await records.history(requireAuth(request), request.query, auditContext(request))),
+    async (request) => ok(await history.history(requireAuth(request), request.query, auditContext(request))),
   );
 
   app.post(
@@ -123,7 +130,7 @@ export function registerPatientRecordRoutes(
       schema: { body: sdvRequest, response: okSchema(sdvResponse) },
       ...access(PERMISSIONS.patientSdv, ['form_record.sdv']),
     },
-    async (request) => ok(await records.sdv(requireAuth(request), request.body, auditContext(request))),
+    async (request) => ok(await history.sdv(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
@@ -132,7 +139,7 @@ export function registerPatientRecordRoutes(
       schema: { body: queryCreateRequest, response: okSchema(queryResponse) },
       ...access(PERMISSIONS.patientQuery, ['data_query.create']),
     },
-    async (request) => ok(await records.raiseQuery(requireAuth(request), request.body, auditContext(request))),
+    async (request) => ok(await queries.raiseQuery(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
@@ -141,7 +148,7 @@ export function registerPatientRecordRoutes(
       schema: { body: queryPageRequest, response: okSchema(queryPageResponse) },
       ...access(PERMISSIONS.patientList, NOT_AUDITED.read),
     },
-    async (request) => ok(await records.queryPage(requireAuth(request), request.body)),
+    async (request) => ok(await queries.queryPage(requireAuth(request), request.body)),
   );
 
   app.post(
@@ -150,7 +157,7 @@ export function registerPatientRecordRoutes(
       schema: { body: queryAnswerRequest, response: okSchema(queryResponse) },
       ...access(PERMISSIONS.patientEdit, ['data_query.answer']),
     },
-    async (request) => ok(await records.answerQuery(requireAuth(request), request.body, auditContext(request))),
+    async (request) => ok(await queries.answerQuery(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(
@@ -159,7 +166,7 @@ export function registerPatientRecordRoutes(
       schema: { body: queryCloseRequest, response: okSchema(queryResponse) },
       ...access(PERMISSIONS.patientQuery, ['data_query.close']),
     },
-    async (request) => ok(await records.closeQuery(requireAuth(request), request.body, auditContext(request))),
+    async (request) => ok(await queries.closeQuery(requireAuth(request), request.body, auditContext(request))),
   );
 
   app.post(

@@ -6,13 +6,8 @@ import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { auditRow, type AuditContext } from '../../plugins/audit';
 import { RECORD_MESSAGES as M } from './patient-record.messages';
-import {
-  applyRecordWrite,
-  liveAutoQueries,
-  nextInstance,
-  type RecordInsert,
-  type RecordRow,
-} from './patient-record.repository';
+import { liveAutoQueries } from './data-query.repository';
+import { applyRecordWrite, nextInstance, type RecordInsert, type RecordRow } from './patient-record.repository';
 import { diffLeaves, fieldOfPath, isPhiPath, phiKeys } from './record-data';
 
 /** Where the values of a write came from (`calc` is the writer's own: calculated and server-cleared values). */
