@@ -2,16 +2,9 @@ import type { RecordIssue } from '../contracts/form-definition';
 import { compilePattern, patternEngineGeneration, PATTERN_VALUE_MAX_LENGTH, type CompiledPattern } from './pattern';
 import type { AnyField, FieldDefinition, FormDefinition, GroupColumn, ValidationLevel } from './definition';
 import { LAYOUT_FIELD_TYPES, YES_NO_OPTIONS } from './field-types';
-import {
-  evaluateLogic,
-  isTruthy,
-  parseDateValue,
-  parseLogic,
-  roundTo,
-  toNumber,
-  type LogicNode,
-  type LogicScope,
-} from './logic';
+import { parseLogic, type LogicNode } from './logic';
+import { evaluateLogic } from './logic-eval';
+import { isTruthy, parseDateValue, roundTo, toNumber, type LogicScope } from './logic-values';
 import { shanghaiToday } from '../dates';
 import { dependencyOrder } from './graph';
 import { isAbnormal, isBlankValue, sameValue } from './values';
