@@ -1,5 +1,5 @@
 /**
- * Follow-up (issue 6): plans → visits → per-patient tasks → contact attempts and the visit's form records. Base
+ * Follow-up: plans → visits → per-patient tasks → contact attempts and the visit's form records. Base
  * `followup`. Scope as everywhere: tenant, current project and the center rule come from the session; ids outside
  * the scope answer 404 like missing ids.
  *

@@ -12,7 +12,7 @@ import { Prop } from './property-item';
 const BINDING_OPTIONS = PATIENT_BINDINGS.map((b) => ({ value: b, label: PATIENT_BINDING_LABELS[b] }));
 
 /**
- * 绑定患者信息 (issue 12): the field shows and edits the patient record's own value (name, sex, …) instead of a second
+ * 绑定患者信息: the field shows and edits the patient record's own value (name, sex, …) instead of a second
  * copy. A type that does not fit is said at once (the same message blocks publishing, listed in 问题).
  */
 export function BindingProp({
