@@ -14,7 +14,7 @@ function serveMenu(permissions: string[]) {
   server.use(http.get(apiUrl('/auth/menu'), () => ok({ menus: [], permissions })));
 }
 
-describe('RequirePermission', { timeout: 60_000 }, () => {
+describe('RequirePermission', () => {
   it('should ask for a project, not show a 403, when a page is opened before any project is chosen', async () => {
     setToken('tok');
     serveMenu(['project.list']);

@@ -18,7 +18,7 @@ async function ruleIds(code: string, filePath: string): Promise<string[]> {
 
 const PATIENT_PAGE = 'apps/web/src/features/patient/components/example-page.tsx';
 
-describe('local/no-cross-feature', { timeout: 60_000 }, () => {
+describe('local/no-cross-feature', () => {
   it('should report a feature importing another feature, statically, dynamically or by re-export', async () => {
     expect(
       await ruleIds("import { useX } from '../../followup/api/x';\nexport const y = useX;\n", PATIENT_PAGE),
@@ -50,7 +50,7 @@ describe('local/no-cross-feature', { timeout: 60_000 }, () => {
   });
 });
 
-describe('local/no-deep-antd-import', { timeout: 60_000 }, () => {
+describe('local/no-deep-antd-import', () => {
   it('should report antd/es/* and antd/lib/* imports, types and dynamic imports included', async () => {
     expect(
       await ruleIds("import type { ColumnsType } from 'antd/es/table';\nexport type C = ColumnsType;\n", PATIENT_PAGE),

@@ -9,7 +9,9 @@ import {
   NUMERIC_FIELD_TYPES,
   definitionSchema,
 } from './definition';
-import { lintLogic, listRefNodes, parseLogic, parseDateValue, type LogicRef } from './logic';
+import { listRefNodes, parseLogic, type LogicRef } from './logic';
+import { lintLogic } from './logic-eval';
+import { parseDateValue } from './logic-values';
 import { describeCycle, dependencyOrder } from './graph';
 import { listFormFields, listForms } from './walk';
 import { PATIENT_BINDING_LABELS, attributeOf, bindingFits, bindingMismatchMessage } from './binding';

@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { checkDefinition } from './check';
 import { definitionSchema } from './definition';
 import { diffDefinitions } from './diff';
-import { evaluateLogic, parseLogic, printLogic, scopeOf } from './logic';
+import { parseLogic, printLogic } from './logic';
+import { evaluateLogic, scopeOf } from './logic-eval';
 import { evaluateForm, validateRecord } from './record';
 import {
   ARBITRARY_TODAY,

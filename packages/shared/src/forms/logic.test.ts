@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  evaluateLogic,
-  evaluateSource,
-  formatLogicError,
-  isTruthy,
-  parseLogic,
-  printLogic,
-  scopeOf,
-  type LogicScope,
-} from './logic';
+import { formatLogicError, parseLogic, printLogic } from './logic';
+import { evaluateLogic, evaluateSource, scopeOf } from './logic-eval';
+import { isTruthy, type LogicScope } from './logic-values';
 
 const scope = (data: Record<string, unknown> = {}, today = '2026-03-15'): LogicScope =>
   scopeOf(data, { today, missingCodes: new Set(['UNK', 'NA']) });

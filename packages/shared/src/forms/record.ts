@@ -1,19 +1,20 @@
 import type { RecordIssue } from '../contracts/form-definition';
-import { compilePattern, patternEngineGeneration, PATTERN_VALUE_MAX_LENGTH, type CompiledPattern } from './pattern';
-import type { AnyField, FieldDefinition, FormDefinition, GroupColumn, ValidationLevel } from './definition';
-import { LAYOUT_FIELD_TYPES, YES_NO_OPTIONS } from './field-types';
-import {
-  evaluateLogic,
-  isTruthy,
-  parseDateValue,
-  parseLogic,
-  roundTo,
-  toNumber,
-  type LogicNode,
-  type LogicScope,
-} from './logic';
+import type { AnyField, FormDefinition } from './definition';
+import type { LogicNode } from './logic';
+import { evaluateLogic } from './logic-eval';
+import { isTruthy, roundTo, toNumber, type LogicScope } from './logic-values';
 import { shanghaiToday } from '../dates';
-import { dependencyOrder } from './graph';
+import { checkValue, type Sink } from './record-check';
+import {
+  compileForm,
+  hasOwn,
+  isGroup,
+  isPlainObject,
+  type Compiled,
+  type CompiledForm,
+  type CompiledGroup,
+  type Step,
+} from './record-compile';
 import { isAbnormal, isBlankValue, sameValue } from './values';
 
 export { isAbnormal, isBlankValue, sameValue };
@@ -21,7 +22,8 @@ export { isAbnormal, isBlankValue, sameValue };
 /**
  * The record engine: what the web renderer and the server both run on one form's data. `evaluateForm` computes the
  * calculated fields and which fields are hidden; `validateRecord` adds the verdict (types, required, ranges,
- * patterns, cross-field rules) and the data as it would be stored (calcs computed, hidden fields cleared).
+ * patterns, cross-field rules) and the data as it would be stored (calcs computed, hidden fields cleared). A form
+ * is compiled once (`record-compile.ts`); one value is checked against its field in `record-check.ts`.
  */
 
 export type MissingCodesInput = Iterable<string | { code: string }>;
@@ -60,149 +62,7 @@ export type RecordVerdict = {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// Compilation (once per form object)
-
-type Compiled<F extends AnyField> = {
-  field: F;
-  showIf: LogicNode | null;
-  formula: LogicNode | null;
-  rules: { node: LogicNode; message: string; level: ValidationLevel }[];
-  /** `test` null: no pattern engine is loaded (the web, before its dynamic import): the value cannot be checked. */
-  pattern: { test: CompiledPattern | null; message: string; level: ValidationLevel } | null;
-  holdsData: boolean;
-};
-
-type CompiledGroup = Compiled<FieldDefinition> & {
-  columns: Compiled<GroupColumn>[];
-  columnKeys: ReadonlySet<string>;
-  /** The columns in dependency order (show-if and formula references among siblings). */
-  order: Step[];
-  columnByKey: ReadonlyMap<string, Compiled<GroupColumn>>;
-};
-
-type CompiledForm = {
-  fields: (Compiled<FieldDefinition> | CompiledGroup)[];
-  byKey: ReadonlyMap<string, Compiled<FieldDefinition> | CompiledGroup>;
-  /** The form's own fields in dependency order (show-if and formula references). */
-  order: Step[];
-  /** The missing-data codes the form's fields accept (read as blank when the context names none). */
-  fieldMissingCodes: ReadonlySet<string>;
-  /** patternEngineGeneration() when compiled: a form compiled before the engine came is compiled again. */
-  engineGeneration: number;
-};
-
-const cache = new WeakMap<FormDefinition, CompiledForm>();
-
-function parseOrNull(src: string | undefined): LogicNode | null {
-  if (src === undefined || src.trim() === '') return null;
-  const parsed = parseLogic(src);
-  return parsed.ok ? parsed.ast : null;
-}
-
-function compileField<F extends AnyField>(field: F): Compiled<F> {
-  let pattern: Compiled<F>['pattern'] = null;
-  if (field.pattern !== undefined) {
-    // A pattern the engine refuses (checkDefinition refuses it too, but a version published before may hold one) is
-    // never run: the field is then checked as if it had no format rule.
-    const compiled = compilePattern(field.pattern.regex);
-    const level = field.pattern.level ?? 'hard';
-    if (compiled.ok) pattern = { test: compiled.pattern, message: field.pattern.message, level };
-    // Without an engine the check is not skipped: the value is reported as not checked (never another engine's verdict).
-    else if (compiled.unavailable === true) pattern = { test: null, message: field.pattern.message, level };
-  }
-  return {
-    field,
-    showIf: parseOrNull(field.showIf),
-    formula: field.type === 'calc' ? parseOrNull(field.formula) : null,
-    rules: (field.rules ?? []).flatMap((rule) => {
-      const node = parseOrNull(rule.expr);
-      return node === null ? [] : [{ node, message: rule.message, level: rule.level ?? 'hard' }];
-    }),
-    pattern,
-    holdsData: !LAYOUT_FIELD_TYPES.includes(field.type),
-  };
-}
-
-function refKeys(node: LogicNode | null, out: Set<string>): Set<string> {
-  if (node === null) return out;
-  if (node.kind === 'ref') out.add(node.key);
-  else if (node.kind === 'unary') refKeys(node.arg, out);
-  else if (node.kind === 'binary') {
-    refKeys(node.left, out);
-    refKeys(node.right, out);
-  } else if (node.kind === 'call') for (const arg of node.args) refKeys(arg, out);
-  return out;
-}
-
-/** What deciding a field's visibility and value reads: its show-if and, for a calc, its formula. */
-function fieldDeps(c: Compiled<AnyField>): string[] {
-  return [...refKeys(c.formula, refKeys(c.showIf, new Set()))];
-}
-
-/** One step of the evaluation: a field, or fields that depend on each other in a circle. */
-type Step = { members: Compiled<AnyField>[]; cyclic: boolean };
-
-function orderOf(fields: Compiled<AnyField>[]): Step[] {
-  const byKey = new Map(fields.map((f) => [f.field.key, f]));
-  return dependencyOrder(
-    fields.map((f) => f.field.key),
-    (key) => {
-      const c = byKey.get(key);
-      return c === undefined ? [] : fieldDeps(c);
-    },
-  ).map((component) => ({
-    members: component.nodes.flatMap((key) => {
-      const c = byKey.get(key);
-      return c === undefined ? [] : [c];
-    }),
-    cyclic: component.cyclic,
-  }));
-}
-
-function compileForm(form: FormDefinition): CompiledForm {
-  const hit = cache.get(form);
-  if (hit !== undefined && hit.engineGeneration === patternEngineGeneration()) return hit;
-  const engineGeneration = patternEngineGeneration();
-  const fields = form.fields.map((field): Compiled<FieldDefinition> | CompiledGroup => {
-    const compiled = compileField(field);
-    if (field.type !== 'group') return compiled;
-    const columns = (field.fields ?? []).map((c) => compileField(c));
-    return {
-      ...compiled,
-      columns,
-      columnKeys: new Set(columns.map((c) => c.field.key)),
-      columnByKey: new Map(columns.map((c) => [c.field.key, c])),
-      order: orderOf(columns),
-    };
-  });
-  const result: CompiledForm = {
-    fields,
-    byKey: new Map(fields.map((f) => [f.field.key, f])),
-    order: orderOf(fields),
-    fieldMissingCodes: new Set(
-      fields.flatMap((f) => [
-        ...(f.field.missingCodes ?? []),
-        ...('columns' in f ? f.columns.flatMap((c) => c.field.missingCodes ?? []) : []),
-      ]),
-    ),
-    engineGeneration,
-  };
-  cache.set(form, result);
-  return result;
-}
-
-function isGroup(c: Compiled<FieldDefinition> | CompiledGroup): c is CompiledGroup {
-  return 'columns' in c;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Helpers
-
-const hasOwn = (obj: object, key: string) => Object.prototype.hasOwnProperty.call(obj, key);
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function codeSet(input: MissingCodesInput | undefined): Set<string> | undefined {
   if (input === undefined) return undefined;
@@ -396,166 +256,6 @@ export function evaluateForm(
 // ---------------------------------------------------------------------------------------------------------------
 // validateRecord
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
-
-function isDate(value: string): boolean {
-  return DATE_ONLY.test(value) && parseDateValue(value) !== null;
-}
-
-function isDateTime(value: string): boolean {
-  return DATETIME.test(value) && parseDateValue(value) !== null;
-}
-
-function isPartialDate(value: string): boolean {
-  if (/^\d{4}$/.test(value)) return true;
-  if (/^\d{4}-\d{2}$/.test(value)) {
-    const month = Number(value.slice(5));
-    return month >= 1 && month <= 12;
-  }
-  return isDate(value);
-}
-
-/** Earliest and latest day a (partial) date or datetime may stand for, as `YYYY-MM-DD`. */
-function dateSpan(value: string): [string, string] {
-  if (value.length === 4) return [`${value}-01-01`, `${value}-12-31`];
-  if (value.length === 7) return [`${value}-01`, `${value}-31`];
-  const day = value.slice(0, 10);
-  return [day, day];
-}
-
-function formatNumber(n: number): string {
-  return String(n);
-}
-
-type Sink = (path: string, fieldKey: string, message: string, level: ValidationLevel) => void;
-
-/** Checks one visible, non-blank value of a field (not its rules, not required). */
-function checkValue(
-  c: Compiled<AnyField>,
-  value: unknown,
-  path: string,
-  ctx: ValidateContext,
-  today: string,
-  report: Sink,
-): void {
-  const { field } = c;
-  const name = `「${field.label}」`;
-  const hard = (message: string) => report(path, field.key, message, 'hard');
-  const rangeLevel = field.rangeLevel ?? 'hard';
-  const unit = field.unit !== undefined && field.unit !== '' ? ` ${field.unit}` : '';
-
-  switch (field.type) {
-    case 'text':
-    case 'textarea':
-    case 'richtext': {
-      if (typeof value !== 'string') return hard(`${name}须为文本`);
-      if (field.maxLength !== undefined && value.length > field.maxLength && [...value].length > field.maxLength) {
-        hard(`${name}不能超过 ${field.maxLength} 个字符`);
-      }
-      if (c.pattern !== null && field.type !== 'richtext') {
-        // The pattern's work is bounded: a longer value is not matched and fails the format check.
-        if (value.length > PATTERN_VALUE_MAX_LENGTH) {
-          report(path, field.key, `${name}有格式要求，不能超过 ${PATTERN_VALUE_MAX_LENGTH} 个字符`, c.pattern.level);
-        } else if (c.pattern.test === null) {
-          report(path, field.key, `${name}的格式暂无法检查：格式校验组件未加载，请稍候或刷新页面重试`, c.pattern.level);
-        } else if (!c.pattern.test.matches(value)) {
-          report(path, field.key, c.pattern.message, c.pattern.level);
-        }
-      }
-      return;
-    }
-    case 'integer':
-    case 'decimal':
-    case 'calc': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return hard(`${name}须为数字`);
-      if (field.type === 'integer' && !Number.isInteger(value)) return hard(`${name}须为整数`);
-      if (field.type === 'decimal' && field.precision !== undefined && roundTo(value, field.precision) !== value) {
-        return hard(field.precision === 0 ? `${name}须为整数` : `${name}最多保留 ${field.precision} 位小数`);
-      }
-      if (field.min !== undefined && value < field.min) {
-        report(path, field.key, `${name}不能小于 ${formatNumber(field.min)}${unit}`, rangeLevel);
-      } else if (field.max !== undefined && value > field.max) {
-        report(path, field.key, `${name}不能大于 ${formatNumber(field.max)}${unit}`, rangeLevel);
-      }
-      return;
-    }
-    case 'date':
-    case 'datetime':
-    case 'partialDate': {
-      const ok =
-        typeof value === 'string' &&
-        (field.type === 'date' ? isDate(value) : field.type === 'datetime' ? isDateTime(value) : isPartialDate(value));
-      if (!ok) {
-        const format =
-          field.type === 'date'
-            ? 'YYYY-MM-DD'
-            : field.type === 'datetime'
-              ? 'YYYY-MM-DDTHH:mm'
-              : 'YYYY、YYYY-MM 或 YYYY-MM-DD';
-        return hard(`${name}须为有效日期（${format}）`);
-      }
-      const [earliest, latest] = dateSpan(value);
-      const bound = (b: string) => (b === 'today' ? today : b.slice(0, 10));
-      const label = (b: string) => (b === 'today' ? '今天' : b);
-      if (
-        field.minDate !== undefined &&
-        parseDateValue(bound(field.minDate)) !== null &&
-        latest < bound(field.minDate)
-      ) {
-        report(path, field.key, `${name}不能早于${label(field.minDate)}`, rangeLevel);
-      } else if (
-        field.maxDate !== undefined &&
-        parseDateValue(bound(field.maxDate)) !== null &&
-        earliest > bound(field.maxDate)
-      ) {
-        report(path, field.key, `${name}不能晚于${label(field.maxDate)}`, rangeLevel);
-      }
-      return;
-    }
-    case 'radio':
-    case 'yesno':
-    case 'dict': {
-      if (typeof value !== 'string') return hard(`${name}须为选项编码`);
-      if (field.type === 'dict') {
-        if (
-          ctx.dictionaryHas !== undefined &&
-          field.dictCode !== undefined &&
-          !ctx.dictionaryHas(field.dictCode, value)
-        ) {
-          hard(`${name}的选项 ${value} 不在字典中`);
-        }
-        return;
-      }
-      const codes =
-        field.type === 'yesno' ? YES_NO_OPTIONS.map((o) => o.code as string) : (field.options ?? []).map((o) => o.code);
-      if (!codes.includes(value)) hard(`${name}没有编码为 ${value} 的选项`);
-      return;
-    }
-    case 'checkbox': {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return hard(`${name}须为选项编码的列表`);
-      const codes = (field.options ?? []).map((o) => o.code);
-      const unknown = value.filter((v: string) => !codes.includes(v));
-      if (unknown.length > 0) return hard(`${name}没有编码为 ${unknown.join('、')} 的选项`);
-      if (new Set(value).size !== value.length) hard(`${name}的选项重复`);
-      return;
-    }
-    case 'file': {
-      const ok =
-        Array.isArray(value) &&
-        value.every(
-          (v) => isPlainObject(v) && typeof v.fileId === 'string' && v.fileId !== '' && typeof v.name === 'string',
-        );
-      if (!ok) return hard(`${name}须为已上传文件的列表`);
-      if (field.maxFiles !== undefined && value.length > field.maxFiles)
-        hard(`${name}最多上传 ${field.maxFiles} 个文件`);
-      return;
-    }
-    default:
-      return;
-  }
-}
-
 /**
  * The verdict on one form's data. Hidden fields are cleared and never reported; calcs are computed (a sent value is
  * replaced); unknown keys are hard issues and dropped. Total and deterministic: never throws on any JSON input.
@@ -673,7 +373,7 @@ export function validateRecord(
               report(cellPath, col.field.key, `请填写「${col.field.label}」`, 'hard');
             }
           } else if (!accepted(col.field, cell)) {
-            checkValue(col, cell, cellPath, ctx, today, report);
+            checkValue(col, cell, cellPath, ctx.dictionaryHas, today, report);
           }
           checkRules(col, rs, cellPath);
         }
@@ -686,7 +386,7 @@ export function validateRecord(
       if (submit && field.required && field.type !== 'calc')
         report(field.key, field.key, `请填写「${field.label}」`, 'hard');
     } else if (!accepted(field, value)) {
-      checkValue(c, value, field.key, ctx, today, report);
+      checkValue(c, value, field.key, ctx.dictionaryHas, today, report);
     }
     checkRules(c, scope, field.key);
   }

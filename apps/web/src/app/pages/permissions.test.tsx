@@ -23,7 +23,7 @@ function serveProject(permissions: string[]) {
   );
 }
 
-describe('权限管理 route', { timeout: 120_000 }, () => {
+describe('权限管理 route', () => {
   it('should send the chosen filters when the audit trail is queried', async () => {
     serveProject(['audit.view']);
     const bodies: Record<string, unknown>[] = [];

@@ -47,7 +47,7 @@ describe('canManageTenants', () => {
   });
 });
 
-describe('项目管理 route', { timeout: 60_000 }, () => {
+describe('项目管理 route', () => {
   it('should add the tenants tab for a system administrator and list the tenants in it', async () => {
     setToken('tok');
     useMenuStore.getState().setPersonMenu([], ['tenant.manage']);

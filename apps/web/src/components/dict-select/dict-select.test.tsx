@@ -48,7 +48,7 @@ function Harness({ initial }: { initial?: string }) {
   );
 }
 
-describe('DictSelect', { timeout: 60_000 }, () => {
+describe('DictSelect', () => {
   it('should search the list by keyword once typing pauses and give the chosen code when an option is picked', async () => {
     setToken('tok');
     const bodies: Partial<DictOptionPageRequest>[] = [];
@@ -84,7 +84,7 @@ describe('DictSelect', { timeout: 60_000 }, () => {
   });
 });
 
-describe('AreaCascader', { timeout: 60_000 }, () => {
+describe('AreaCascader', () => {
   it('should show a saved county by its full name and load the provinces for picking', async () => {
     setToken('tok');
     server.use(

@@ -41,7 +41,7 @@ describe('toUpdateBody', () => {
   });
 });
 
-describe('PatientForm (edit)', { timeout: 60_000 }, () => {
+describe('PatientForm (edit)', () => {
   it('should offer 刷新 under the stale message when the save answers 409 without a field', async () => {
     server.use(http.get(apiUrl('/project-center/list'), () => ok([buildCenter()])));
     const onReload = vi.fn();
@@ -68,7 +68,7 @@ describe('PatientForm (edit)', { timeout: 60_000 }, () => {
   });
 });
 
-describe('PatientForm (create)', { timeout: 60_000 }, () => {
+describe('PatientForm (create)', () => {
   it('should only confirm the date picker on Enter, never send a half-filled form, and send it all from 保存', async () => {
     server.use(http.get(apiUrl('/project-center/list'), () => ok([buildCenter()])));
     const sent: PatientCreateRequest[] = [];

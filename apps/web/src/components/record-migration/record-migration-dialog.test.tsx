@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MigrationPreviewResponse } from '@registry/shared/contracts/record-migration';
 import { server } from '../../test/server';
@@ -24,7 +24,7 @@ const item = (over: Partial<MigrationPreviewResponse['items'][number]>) => ({
   ...over,
 });
 
-describe('RecordMigrationDialog', { timeout: 120_000 }, () => {
+describe('RecordMigrationDialog', () => {
   it('should show what cannot be carried, ask a reason, and move lossy records only when accepted', async () => {
     setToken('tok');
     const applied: unknown[] = [];
@@ -65,7 +65,7 @@ describe('RecordMigrationDialog', { timeout: 120_000 }, () => {
     expect(await within(dialog).findByText('请填写迁移原因')).toBeInTheDocument();
     expect(applied).toEqual([]);
 
-    await user.type(within(dialog).getByLabelText('迁移原因'), '启用第2版');
+    fireEvent.change(within(dialog).getByLabelText('迁移原因'), { target: { value: '启用第2版' } });
     await user.click(within(dialog).getByRole('checkbox'));
     await user.click(within(dialog).getByRole('button', { name: '开始迁移' }));
     expect(await within(dialog).findByText('迁移完成', {}, { timeout: 10_000 })).toBeInTheDocument();

@@ -67,7 +67,7 @@ function serve(permissions: string[]) {
   );
 }
 
-describe('CenterPage', { timeout: 120_000 }, () => {
+describe('CenterPage', () => {
   it('should create a center with its organisation and lead when 新增分中心 is submitted', async () => {
     serve(['center.manage']);
     const bodies: unknown[] = [];

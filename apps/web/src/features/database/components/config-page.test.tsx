@@ -65,7 +65,7 @@ function serve(draft: Partial<DraftResponse> = {}) {
   );
 }
 
-describe('DatabaseConfigPage', { timeout: 120_000 }, () => {
+describe('DatabaseConfigPage', () => {
   it('should list the versions and show a version’s diff against the previous one when 查看 is clicked', async () => {
     serve();
     server.use(

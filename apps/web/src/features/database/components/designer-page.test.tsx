@@ -120,7 +120,7 @@ async function renderDesigner() {
   return { user, ...view };
 }
 
-describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
+describe('DatabasePage (designer)', () => {
   it('should show the form tree, the fields and the selected field’s properties when the draft loads', async () => {
     serve();
     await renderDesigner();
@@ -287,7 +287,7 @@ describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
     expect(publish).toBeDisabled();
     await user.click(within(dialog).getByLabelText('我已了解以上修改会影响已录入的数据'));
     expect(publish).toBeEnabled();
-    await user.type(within(dialog).getByLabelText('发布说明'), '删除体重');
+    fireEvent.change(within(dialog).getByLabelText('发布说明'), { target: { value: '删除体重' } });
     await user.click(publish);
     await waitFor(() => expect(published).toEqual([{ revision: 3, note: '删除体重', confirmDataLoss: true }]));
     expect(await screen.findByText('已发布版本 v2')).toBeInTheDocument();
@@ -300,7 +300,7 @@ describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
     );
     const { user } = await renderDesigner();
     const pick = async (label: string) => {
-      await user.click(screen.getByRole('combobox', { name: '绑定患者信息' }));
+      await user.click(screen.getByLabelText('绑定患者信息', { selector: '[role="combobox"]' }));
       const option = await waitFor(() => {
         const found = [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].find(
           (el) => el.textContent === label && el.closest('.ant-select-dropdown-hidden') === null,
@@ -323,7 +323,7 @@ describe('DatabasePage (designer)', { timeout: 120_000 }, () => {
     expect(document.querySelector('.prop-error')).toBeNull();
     expect(screen.getByTitle('绑定患者信息：性别')).toHaveTextContent('患者');
     // the patient list shows the patient's own column: no second one for a bound field
-    expect(screen.getByRole('checkbox', { name: '显示在患者列表' })).toBeDisabled();
+    expect(screen.getByLabelText('显示在患者列表', { selector: 'input[type="checkbox"]' })).toBeDisabled();
   });
 
   it('should list a refused variable name in 问题 and refuse to publish until it is corrected', async () => {

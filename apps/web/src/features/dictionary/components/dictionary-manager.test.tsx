@@ -59,7 +59,7 @@ function serve(permissions: string[], bodies: Partial<DictOptionPageRequest>[] =
   );
 }
 
-describe('DictionaryManager', { timeout: 120_000 }, () => {
+describe('DictionaryManager', () => {
   it('should list the lists with 内置 tags and show a built-in list read-only with its source', async () => {
     serve(['database.config']);
     renderWithProviders(<DictionaryManager />);

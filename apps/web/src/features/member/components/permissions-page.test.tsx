@@ -86,7 +86,7 @@ function serveProject(permissions: string[] = ['permission.manage', 'audit.view'
   );
 }
 
-describe('PermissionsPage', { timeout: 120_000 }, () => {
+describe('PermissionsPage', () => {
   it('should add an existing user with the data-entry role at the chosen center when 添加成员 is submitted', async () => {
     serveProject();
     const bodies: unknown[] = [];

@@ -36,7 +36,7 @@ function renderPage() {
 
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
-describe('PatientAddPage', { timeout: 120_000 }, () => {
+describe('PatientAddPage', () => {
   it('should put the cursor in 姓名 and fill birth date and gender from a valid identity number', async () => {
     serve();
     renderPage();

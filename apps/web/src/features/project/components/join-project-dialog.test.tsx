@@ -7,7 +7,7 @@ import { renderRoute } from '../../../test/router';
 import { setToken } from '../../../lib/token';
 import { JoinProjectDialog } from './join-project-dialog';
 
-describe('JoinProjectDialog', { timeout: 60_000 }, () => {
+describe('JoinProjectDialog', () => {
   it('should search by keyword and send the join request with its message when 申请加入 is submitted', async () => {
     setToken('tok');
     const searches: unknown[] = [];

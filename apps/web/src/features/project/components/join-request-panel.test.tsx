@@ -53,7 +53,7 @@ function serveRequests(allCenters = true) {
   );
 }
 
-describe('JoinRequestPanel', { timeout: 120_000 }, () => {
+describe('JoinRequestPanel', () => {
   it('should approve with the chosen role and center when 同意 is confirmed', async () => {
     setToken('tok');
     serveRequests();

@@ -21,7 +21,7 @@ function serveBasics(projects = [existing]) {
   );
 }
 
-describe('ProjectManagePage', { timeout: 60_000 }, () => {
+describe('ProjectManagePage', () => {
   it('should create a project with the entered fields when 新建项目 is submitted', async () => {
     setToken('tok');
     useMenuStore.getState().setPersonMenu([], ['project.create', 'project.manage']);

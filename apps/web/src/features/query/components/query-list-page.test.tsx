@@ -101,7 +101,7 @@ function renderPage(at = '/patient/query') {
   return { user, ...renderRoute(<QueryListPage />, { path: '/patient/query', at }) };
 }
 
-describe('QueryListPage', { timeout: 120_000 }, () => {
+describe('QueryListPage', () => {
   it('should say 加载中 rather than 暂无质疑 while the list loads', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {

@@ -26,7 +26,7 @@ describe('canGrantSupport', () => {
   });
 });
 
-describe('SupportAccessPanel (issue 12)', { timeout: 180_000 }, () => {
+describe('SupportAccessPanel (issue 12)', () => {
   it('should grant support access for the hours entered and revoke it', async () => {
     setToken('tok');
     const bodies: unknown[] = [];
