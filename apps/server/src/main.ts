@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { createDb } from './db/client';
-import { superviseEmbeddedPostgres, type SupervisedEmbeddedPostgres } from './db/embedded-postgres';
+import { superviseEmbeddedPostgres, type SupervisedEmbeddedPostgres } from './db/embedded-postgres-supervisor';
 import { runMigrations } from './db/migrate';
 import { closePool, createPool, isDatabaseUnavailable } from './db/pool';
 import { ensureReferenceData } from './db/reference-data/ensure-reference-data';

@@ -11,9 +11,9 @@ import {
   DEFAULT_EMBEDDED_PG_SYSTEM_USER,
   passwordFilePath,
   startEmbeddedPostgres,
-  superviseEmbeddedPostgres,
   type EmbeddedPostgres,
 } from './embedded-postgres';
+import { superviseEmbeddedPostgres } from './embedded-postgres-supervisor';
 
 type Logged = { level: 'info' | 'warn' | 'error'; msg: string };
 

@@ -57,6 +57,51 @@ const auditValues = (v: {
   return out;
 };
 
+/** The current values of a patient (identity data decrypted), as the edits compare them. */
+export function patientValues(keys: PhiKeys, before: PatientRow): PatientValues {
+  return {
+    name: before.name,
+    gender: before.gender,
+    birthDate: before.birthDate,
+    hospitalNo: before.hospitalNo,
+    idNumber: before.idNumberEnc ? decryptPhi(keys, before.idNumberEnc) : null,
+    phone: before.phoneEnc ? decryptPhi(keys, before.phoneEnc) : null,
+    centerId: before.centerId,
+    enrolDate: before.enrolDate,
+    status: before.status,
+  };
+}
+
+/**
+ * What an edit changes: the current values (identity data decrypted), the next ones (`undefined` keeps a value,
+ * null clears it) and the changed fields; a new identity number fills an empty birth date and gender, as on add.
+ */
+export function planPatientUpdate(
+  keys: PhiKeys,
+  before: PatientRow,
+  input: Partial<Record<EditableField, string | null>>,
+): PatientUpdatePlan {
+  const old = patientValues(keys, before);
+  const next = { ...old };
+  const changed: EditableField[] = [];
+  for (const k of Object.keys(old) as EditableField[]) {
+    const value = input[k];
+    if (value === undefined || value === old[k]) continue;
+    next[k] = value;
+    changed.push(k);
+  }
+  const facts = changed.includes('idNumber') && next.idNumber ? idNumberFacts(next.idNumber) : null;
+  if (facts && next.birthDate === null && input.birthDate === undefined) {
+    next.birthDate = facts.birthDate;
+    changed.push('birthDate');
+  }
+  if (facts && next.gender === null && input.gender === undefined) {
+    next.gender = facts.gender;
+    changed.push('gender');
+  }
+  return { before, old, next, changed };
+}
+
 export function createPatientWrites(keys: PhiKeys) {
   /**
    * Inserts a new patient inside the caller's transaction: the project sequence number and patient number, identity
@@ -126,47 +171,6 @@ export function createPatientWrites(keys: PhiKeys) {
     return { id: row.id, patientNo };
   }
 
-  /** The current values of a patient (identity data decrypted), as the edits compare them. */
-  function valuesOf(before: PatientRow): PatientValues {
-    return {
-      name: before.name,
-      gender: before.gender,
-      birthDate: before.birthDate,
-      hospitalNo: before.hospitalNo,
-      idNumber: before.idNumberEnc ? decryptPhi(keys, before.idNumberEnc) : null,
-      phone: before.phoneEnc ? decryptPhi(keys, before.phoneEnc) : null,
-      centerId: before.centerId,
-      enrolDate: before.enrolDate,
-      status: before.status,
-    };
-  }
-
-  /**
-   * What an edit changes: the current values (identity data decrypted), the next ones (`undefined` keeps a value,
-   * null clears it) and the changed fields; a new identity number fills an empty birth date and gender, as on add.
-   */
-  function planUpdate(before: PatientRow, input: Partial<Record<EditableField, string | null>>): PatientUpdatePlan {
-    const old = valuesOf(before);
-    const next = { ...old };
-    const changed: EditableField[] = [];
-    for (const k of Object.keys(old) as EditableField[]) {
-      const value = input[k];
-      if (value === undefined || value === old[k]) continue;
-      next[k] = value;
-      changed.push(k);
-    }
-    const facts = changed.includes('idNumber') && next.idNumber ? idNumberFacts(next.idNumber) : null;
-    if (facts && next.birthDate === null && input.birthDate === undefined) {
-      next.birthDate = facts.birthDate;
-      changed.push('birthDate');
-    }
-    if (facts && next.gender === null && input.gender === undefined) {
-      next.gender = facts.gender;
-      changed.push('gender');
-    }
-    return { before, old, next, changed };
-  }
-
   /**
    * Writes a planned edit inside the caller's transaction: `UPDATE … WHERE row_version` (409 when someone saved in
    * between), identity data re-encrypted with new blind indexes, and the `patient.update` audit event with the old
@@ -220,5 +224,11 @@ export function createPatientWrites(keys: PhiKeys) {
     );
   }
 
-  return { insertPatient, valuesOf, planUpdate, writeUpdate };
+  return {
+    insertPatient,
+    valuesOf: (before: PatientRow) => patientValues(keys, before),
+    planUpdate: (before: PatientRow, input: Partial<Record<EditableField, string | null>>) =>
+      planPatientUpdate(keys, before, input),
+    writeUpdate,
+  };
 }
