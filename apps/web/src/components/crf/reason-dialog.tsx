@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
-import { CHANGE_REASON } from '@registry/shared/contracts/form-record-codes';
+import { CHANGE_REASON, RECORD_STATUS_LABELS, type RecordStatus } from '@registry/shared/contracts/form-record-codes';
 
 /** Reasons a coordinator gives most often (a click fills them in; they can still be edited). */
 export const COMMON_REASONS = ['录入错误更正', '补充缺失数据', '源文件已更新', '回复质疑后修改'] as const;
@@ -28,6 +28,15 @@ export function changeReasonRequest(description: ReactNode): ReasonRequest {
     okText: '保存修改',
     suggestions: COMMON_REASONS,
   };
+}
+
+/** The reason of a change to a record that is `status` (submitted or verified): what saving it means. */
+export function recordChangeReason(status: RecordStatus | null): ReasonRequest {
+  return changeReasonRequest(
+    `该表单${status ? RECORD_STATUS_LABELS[status] : ''}，修改数据需要说明原因。${
+      status === 'verified' ? '保存后表单将回到“已提交”，需重新核查。' : ''
+    }`,
+  );
 }
 
 type Pending = ReasonRequest & { resolve: (reason: string | null) => void };

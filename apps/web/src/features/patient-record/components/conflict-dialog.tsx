@@ -3,7 +3,7 @@ import type { FormDefinition, MissingCode } from '@registry/shared/forms/definit
 import { formatTime } from '../../../lib/format-time';
 import { pathLabel } from '../../../components/crf/crf-paths';
 import { useRecordHistory } from '../api/get-record-history';
-import type { Conflict } from '../hooks/use-record-session';
+import type { Conflict } from '../../../components/crf/use-record-session';
 import { fieldAt } from '../hooks/record-definition';
 import { ValueText } from './value-text';
 
