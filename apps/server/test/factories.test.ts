@@ -31,6 +31,11 @@ describe('the scenario API on a bare test app', () => {
     );
     const created = await patient(t, entry.token, { name: '王五' });
 
+    const list = await t.api({ method: 'POST', url: '/web-project/list', token: p.owner.token, payload: {} });
+    expect(
+      list.json<{ data: { projectVOs: { projectCode: string; projectName: string }[] } }>().data.projectVOs,
+    ).toEqual([expect.objectContaining({ projectCode: p.code, projectName: p.name })]);
+    expect(p.defaultCenterId).not.toBe('');
     expect(version.versionNo).toBe(1);
     expect(created.centerId).toBe(north.id);
     const members = await t.api({ method: 'POST', url: '/project-member/page', token: p.owner.token, payload: {} });

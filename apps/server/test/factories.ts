@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { PatientCreateRequest } from '@registry/shared/contracts/patient';
 import { DEFAULT_MISSING_CODES, type Definition } from '@registry/shared/forms/definition';
+import { SYS_TENANT_CODE } from '@registry/shared/constants';
 import { BUILT_IN_ROLES } from '@registry/shared/roles';
 import type { Db } from '../src/db/client';
 import { centers, organisations, patients, projects, tenants, users } from '../src/db/schema';
@@ -99,6 +100,7 @@ export async function buildPatient(db: Db, tenantId: string, projectId: string) 
  * row (a project brings its owner membership and default center, a member a role and a center, a CRF its draft and
  * immutable published version, a patient its number, audit and follow-up). Each call returns ids and, for people, a
  * signed-in token. Use with `createBareTestApp()` (reference data only: built-in roles and menus).
+ * A call acting for a project's owner (center, roleIdOf, member) first makes that project the owner's current one.
  */
 
 /** The password of every account the scenario API makes. */
@@ -163,6 +165,16 @@ export async function hospital(
   return { tenantId: tenant.id, code: tenant.code, name: tenant.name, organisationId, admin };
 }
 
+/** The system tenant (code `sys`, as the seed names it) with a signed-in platform administrator (sys_admin). */
+export async function systemAdmin(t: TestApp): Promise<Account> {
+  const { tenant } = await buildTenant(t.db, { code: SYS_TENANT_CODE, name: '系统租户', type: 'SYSTEM' });
+  return signedInUser(t, tenant.id, {
+    name: '平台管理员',
+    userType: 'ADMIN',
+    tenantRoleCode: BUILT_IN_ROLES.sysAdmin.code,
+  });
+}
+
 /** Makes the project the session's current project (`GET web-project/change`). */
 export async function enterProject(t: TestApp, token: string, projectId: string): Promise<void> {
   await expectOk(await t.api({ method: 'GET', url: '/web-project/change', query: { projectId }, token }), 'enter');
@@ -178,7 +190,7 @@ export async function project(
   input: { code?: string; name?: string; status?: 'draft' | 'active'; parentId?: string } = {},
 ): Promise<TestProject> {
   const s = suffix().toUpperCase();
-  const created = await expectOk<{ id: string; code: string; name: string }>(
+  const created = await expectOk<{ id: string; projectCode: string; projectName: string }>(
     await t.api({
       method: 'POST',
       url: '/web-project',
@@ -194,8 +206,8 @@ export async function project(
     .where(and(eq(centers.projectId, created.id), eq(centers.isDefault, true)));
   return {
     id: created.id,
-    code: created.code,
-    name: created.name,
+    code: created.projectCode,
+    name: created.projectName,
     tenantId: owner.tenantId,
     defaultCenterId: center?.id ?? '',
     owner,
@@ -210,6 +222,7 @@ export async function center(
 ): Promise<{ id: string; code: string; name: string; organisationId: string }> {
   const s = suffix().toUpperCase();
   const name = input.name ?? `测试分院${s}`;
+  await enterProject(t, p.owner.token, p.id);
   const org = await expectOk<{ id: string }>(
     await t.api({ method: 'POST', url: '/web-project/org', token: p.owner.token, payload: { name } }),
     'organisation create',
@@ -228,6 +241,7 @@ export async function center(
 
 /** The id of a role of the project by code (built-in: project_owner, data_entry, followup_nurse, monitor, …). */
 export async function roleIdOf(t: TestApp, p: TestProject, code: string): Promise<string> {
+  await enterProject(t, p.owner.token, p.id);
   const list = await expectOk<{ id: string; code: string }[]>(
     await t.api({ method: 'GET', url: '/project-role/list', token: p.owner.token }),
     'role list',
