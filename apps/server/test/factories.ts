@@ -252,16 +252,21 @@ export async function roleIdOf(t: TestApp, p: TestProject, code: string): Promis
 }
 
 /**
- * A new account of the project's tenant added as a member through `POST project-member` with the role (by code) and
+ * A new (or the given) account of the project's tenant added as a member through `POST project-member` with the role (by code) and
  * center (null: all centers; default the project's default center), signed in and in the project.
  */
 export async function member(
   t: TestApp,
   p: TestProject,
   role: string,
-  options: { centerId?: string | null; user?: Partial<typeof users.$inferInsert> } = {},
+  options: {
+    centerId?: string | null;
+    /** Fields of the new account; or `account`: an existing account of the tenant to add instead. */
+    user?: Partial<typeof users.$inferInsert>;
+    account?: Account;
+  } = {},
 ): Promise<Account & { memberId: string }> {
-  const account = await signedInUser(t, p.tenantId, options.user);
+  const account = options.account ?? (await signedInUser(t, p.tenantId, options.user));
   const added = await expectOk<{ id: string }>(
     await t.api({
       method: 'POST',
