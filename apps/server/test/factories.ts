@@ -166,12 +166,13 @@ export async function hospital(
 }
 
 /** The system tenant (code `sys`, as the seed names it) with a signed-in platform administrator (sys_admin). */
-export async function systemAdmin(t: TestApp): Promise<Account> {
+export async function systemAdmin(t: TestApp, overrides: Partial<typeof users.$inferInsert> = {}): Promise<Account> {
   const { tenant } = await buildTenant(t.db, { code: SYS_TENANT_CODE, name: '系统租户', type: 'SYSTEM' });
   return signedInUser(t, tenant.id, {
     name: '平台管理员',
     userType: 'ADMIN',
     tenantRoleCode: BUILT_IN_ROLES.sysAdmin.code,
+    ...overrides,
   });
 }
 
@@ -187,7 +188,14 @@ export async function enterProject(t: TestApp, token: string, projectId: string)
 export async function project(
   t: TestApp,
   owner: Account,
-  input: { code?: string; name?: string; status?: 'draft' | 'active'; parentId?: string } = {},
+  input: {
+    code?: string;
+    name?: string;
+    diseaseArea?: string;
+    description?: string;
+    status?: 'draft' | 'active';
+    parentId?: string;
+  } = {},
 ): Promise<TestProject> {
   const s = suffix().toUpperCase();
   const created = await expectOk<{ id: string; projectCode: string; projectName: string }>(
