@@ -9,7 +9,8 @@ import { redactUrl } from './plugins/request-log';
 import { loadConfig } from './config/config';
 import { createPool, closePool } from './db/pool';
 import { randomToken } from './lib/crypto';
-import { createTestApp, type TestApp } from '../test/test-app';
+import { hospital, type Account } from '../test/factories';
+import { createBareTestApp, type TestApp } from '../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; requestId?: string };
 
@@ -18,7 +19,7 @@ describe('route table', () => {
   let t: TestApp;
   beforeAll(async () => {
     routes = [];
-    t = await createTestApp({}, { routeObserver: (r) => routes.push(r) });
+    t = await createBareTestApp({}, { routeObserver: (r) => routes.push(r) });
   });
   afterAll(async () => {
     await t?.close();
@@ -87,8 +88,10 @@ describe('route table', () => {
 
 describe('envelope and errors', () => {
   let t: TestApp;
+  let owner: Account;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createBareTestApp();
+    owner = (await hospital(t)).admin;
   });
   afterAll(async () => {
     await t?.close();
@@ -116,7 +119,7 @@ describe('envelope and errors', () => {
   });
 
   it('should refuse text holding a NUL character with 400 instead of failing in the database', async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await t.login(owner.username, owner.password);
     const res = await t.api({ method: 'POST', url: '/web-project/list', token, payload: { keyword: 'a\u0000b' } });
     expect(res.statusCode).toBe(400);
     expect(res.json<Body>().message).toBe('请求内容包含非法字符');
@@ -125,7 +128,7 @@ describe('envelope and errors', () => {
   });
 
   it('should accept an empty POST labelled as a form (as some HTTP clients send it)', async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await t.login(owner.username, owner.password);
     const res = await t.api({
       method: 'POST',
       url: '/web-project/list',
@@ -145,7 +148,7 @@ describe('envelope and errors', () => {
   });
 
   it('should accept a POST without any body where the contract has a default', async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await t.login(owner.username, owner.password);
     const res = await t.api({ method: 'POST', url: '/web-project/list', token });
     expect(res.statusCode).toBe(200);
     const login = await t.api({ method: 'POST', url: '/auth/login' });
@@ -188,7 +191,7 @@ describe('envelope and errors', () => {
   });
 
   it('should mark API answers no-store', async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await t.login(owner.username, owner.password);
     const res = await t.api({ method: 'GET', url: '/sys-user/user-info', token });
     expect(res.headers['cache-control']).toBe('no-store');
     const error = await t.api({ method: 'GET', url: '/sys-user/user-info' });
@@ -251,7 +254,7 @@ describe('the built web app', () => {
     await writeFile(path.join(web, 'favicon.svg'), '<svg/>');
     await writeFile(path.join(web, 'index.html.br'), brotliCompressSync(INDEX_HTML));
     await writeFile(path.join(web, 'index.html.gz'), gzipSync(INDEX_HTML));
-    t = await createTestApp({ WEB_DIST: web });
+    t = await createBareTestApp({ WEB_DIST: web });
   });
   afterAll(async () => {
     await t?.close();

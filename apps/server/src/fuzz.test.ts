@@ -1,13 +1,11 @@
-import { eq } from 'drizzle-orm';
 import type { RouteOptions } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fieldKinds, type FieldKind } from '@registry/shared/contracts/fields';
-import { patients, projects } from './db/schema';
-import { resolvePhiKeys } from './lib/phi-crypto';
-import { seedDemoPatients } from './modules/patient/patient.seed';
-import { createTestApp, type TestApp } from '../test/test-app';
+import { HF_REG_DEFINITION } from './db/seed-database';
+import { hospital, patient, project, publishCrf } from '../test/factories';
+import { createBareTestApp, type TestApp } from '../test/test-app';
 
 /**
  * A fuzz run over the JSON calls: random bodies and query strings built from the contracts' field names with values
@@ -18,16 +16,13 @@ let token: string;
 const routes: RouteOptions[] = [];
 let patientId = '';
 beforeAll(async () => {
-  t = await createTestApp({}, { routeObserver: (r) => routes.push(r) });
-  await seedDemoPatients(t.db, await resolvePhiKeys(t.config));
-  token = await t.login('owner', 'Demo@2026');
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  await t.api({ method: 'GET', url: `/web-project/change?projectId=${hf?.id ?? ''}`, token });
-  const [patient] = await t.db
-    .select()
-    .from(patients)
-    .where(eq(patients.projectId, hf?.id ?? ''));
-  patientId = patient?.id ?? '';
+  t = await createBareTestApp({}, { routeObserver: (r) => routes.push(r) });
+  // A project with the heart-failure CRF published through the API and one patient (no records yet), entered by its
+  // owner.
+  const hf = await project(t, (await hospital(t)).admin);
+  token = hf.owner.token;
+  await publishCrf(t, token, HF_REG_DEFINITION);
+  patientId = (await patient(t, token, { name: '模糊测试', centerId: hf.defaultCenterId })).id;
 });
 afterAll(async () => {
   await t?.close();

@@ -2,8 +2,8 @@ import { QR_KEY_HEADER } from '@registry/shared/contracts/auth';
 import { APP_CODE } from '@registry/shared/constants';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, tenantIdOf } from '../test/factories';
-import { createTestApp, type TestApp } from '../test/test-app';
+import { buildTenant, buildUser } from '../test/factories';
+import { createBareTestApp, type TestApp } from '../test/test-app';
 import { buildApp } from './app';
 
 type Body<T = unknown> = { status: number; message: string; data: T };
@@ -11,8 +11,10 @@ type Body<T = unknown> = { status: number; message: string; data: T };
 /** Two server processes on one database: the server keeps no state of its own between requests. */
 let t: TestApp;
 let other: FastifyInstance;
+let tenantId: string;
 beforeAll(async () => {
-  t = await createTestApp({ LOGIN_MAX_FAILURES: '5' });
+  t = await createBareTestApp({ LOGIN_MAX_FAILURES: '5' });
+  tenantId = (await buildTenant(t.db)).tenant.id;
   other = await buildApp({ config: t.config, pool: t.database.pool, clock: t.clock });
   await other.ready();
 });
@@ -30,7 +32,8 @@ const onOther = (url: string, token: string, method: 'GET' | 'POST' = 'GET') =>
 
 describe('two instances on one database', () => {
   it('should honour a session created by one instance on the other, and its logout at once', async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const owner = await buildUser(t.db, tenantId);
+    const token = await t.login(owner.username, owner.password);
     expect((await onOther('/sys-user/user-info', token)).statusCode).toBe(200);
     expect((await onOther('/auth/logout', token, 'POST')).statusCode).toBe(200);
     expect((await t.api({ method: 'GET', url: '/sys-user/user-info', token })).statusCode).toBe(401);
@@ -38,7 +41,8 @@ describe('two instances on one database', () => {
 
   it('should hand a QR sign-in token out once when both instances are polled at the same moment', async () => {
     const key = String((await t.api({ method: 'GET', url: '/auth/qr-code' })).headers[QR_KEY_HEADER]);
-    const phone = await t.login('entry', 'Demo@2026');
+    const entry = await buildUser(t.db, tenantId);
+    const phone = await t.login(entry.username, entry.password);
     await t.api({ method: 'POST', url: '/auth/qr-code/confirm', payload: { key }, token: phone });
     const polls = await Promise.all([
       t.api({ method: 'GET', url: '/auth/qr-code/status', query: { key } }),
@@ -54,7 +58,7 @@ describe('two instances on one database', () => {
   });
 
   it('should count failures spread over both instances and sent at once: then both ask for the captcha', async () => {
-    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'));
+    const user = await buildUser(t.db, tenantId);
     const attempt = (app: FastifyInstance, password: string) =>
       app.inject({
         method: 'POST',

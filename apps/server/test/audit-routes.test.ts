@@ -4,14 +4,15 @@ import Fastify, { type RouteOptions } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE } from '@registry/shared/constants';
-import { auditEvents, projects } from '../src/db/schema';
+import { auditEvents } from '../src/db/schema';
 import { createFakeClock } from '../src/lib/clock';
 import { isWrite, registerAccess } from '../src/plugins/access';
 import { NOT_AUDITED, type RouteAudit } from '../src/plugins/audit';
 import type { Db } from '../src/db/client';
 import type { SessionService } from '../src/modules/auth/session.service';
 import { serverRoot } from './migrations';
-import { createTestApp, type TestApp } from './test-app';
+import { hospital, project, type TestProject } from './factories';
+import { createBareTestApp, type TestApp } from './test-app';
 
 /**
  * Every write route (POST, PUT, PATCH, DELETE) declares its audit in `config.audit` (plugins/audit.ts RouteAudit):
@@ -91,9 +92,12 @@ describe('write routes: declarations in the route table and a sample of calls', 
   const routes: RouteOptions[] = [];
   let writes: WriteRoute[];
   const audits = new Map<string, RouteAudit | undefined>();
+  /** A project of a hospital's administrator (its owner). */
+  let hf: TestProject;
 
   beforeAll(async () => {
-    t = await createTestApp({}, { routeObserver: (r) => routes.push(r) });
+    t = await createBareTestApp({}, { routeObserver: (r) => routes.push(r) });
+    hf = await project(t, (await hospital(t)).admin);
     writes = routes
       .filter((r) => r.url.startsWith(`${API_BASE}/`))
       .flatMap((r) =>
@@ -159,13 +163,12 @@ describe('write routes: declarations in the route table and a sample of calls', 
   it('should record the declared action for a sample of write routes, one or more per module', async () => {
     const login = await call('POST', '/auth/login', '/auth/login', undefined, {
       loginType: 'password',
-      username: 'owner',
-      password: 'Demo@2026',
+      username: hf.owner.username,
+      password: hf.owner.password,
     });
     expectDeclaredRecorded(login);
     const owner = login.res.json<{ data: { token: string } }>().data.token;
-    const [project] = await t.db.select({ id: projects.id }).from(projects).where(eq(projects.code, 'HF-REG'));
-    const entered = await t.api({ method: 'GET', url: `/web-project/change?projectId=${project?.id}`, token: owner });
+    const entered = await t.api({ method: 'GET', url: `/web-project/change?projectId=${hf.id}`, token: owner });
     expect(entered.statusCode, entered.body).toBe(200);
 
     expectDeclaredRecorded(await call('PUT', '/sys-user', '/sys-user', owner, { name: '项目负责人' }));
@@ -207,7 +210,7 @@ describe('write routes: declarations in the route table and a sample of calls', 
   });
 
   it('should record nothing for a sample of the NOT_AUDITED routes', async () => {
-    const owner = await t.login('owner', 'Demo@2026');
+    const owner = await t.login(hf.owner.username, hf.owner.password);
     for (const [url, route, payload] of [
       ['/notification/page', '/notification/page', { current: 1, size: 10 }],
       ['/web-project/list', '/web-project/list', {}],

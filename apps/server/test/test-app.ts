@@ -30,18 +30,27 @@ export type TestApp = {
 
 export const FIXED_CAPTCHA = 'AbC4';
 
+export type TestAppOptions = {
+  /**
+   * The demo data (tenant h001, owner/entry/nurse/… with Demo@2026, HF-REG and its CRF, demo patients). Default true;
+   * a test that builds its own data with test/factories.ts passes false and gets the reference data only.
+   */
+  demo?: boolean;
+};
+
 /**
- * A migrated database of its own with the reference and demo data, an app built on it with a fake clock, a temporary
- * data directory and an SMS provider that records what it sends.
+ * A migrated database of its own with the reference data (and the demo data unless `demo: false`), an app built on it
+ * with a fake clock, a temporary data directory and an SMS provider that records what it sends.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
   deps: Partial<Omit<AppDeps, 'config' | 'pool'>> = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const db = createDb(database.pool);
   await seedReferenceData(db);
-  await seedDemo(db);
+  if (options.demo ?? true) await seedDemo(db);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'registry-server-test-'));
   const config = loadConfig({
     CAPTCHA_ENABLED: 'false',
@@ -106,6 +115,14 @@ export async function createTestApp(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test app with the reference data only: the test builds what it needs with test/factories.ts. */
+export function createBareTestApp(
+  env: Record<string, string> = {},
+  deps: Partial<Omit<AppDeps, 'config' | 'pool'>> = {},
+): Promise<TestApp> {
+  return createTestApp(env, deps, { demo: false });
 }
 
 /** Rows in a table, for "nothing was written" assertions. */

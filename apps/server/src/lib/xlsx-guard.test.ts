@@ -1,10 +1,9 @@
 import zlib from 'node:zlib';
-import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { projects } from '../db/schema';
 import { multipartFile } from '../../test/files';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import { crfDefinition, hospital, project, publishCrf } from '../../test/factories';
+import { createBareTestApp, type TestApp } from '../../test/test-app';
 import { xlsxBomb, xlsxWithEntries } from '../../test/zip-bomb';
 import { assertXlsxWithinLimits, loadUploadedWorkbook, XLSX_GUARD_MESSAGES } from './xlsx-guard';
 
@@ -100,10 +99,27 @@ describe('every Excel upload refuses a zip bomb', () => {
   const dictImport = (call: 'dry-run' | 'commit') => `/sys-field-dict/import/${call}?dictId=${dictId}`;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await t.login('owner', 'Demo@2026');
-    const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-    await t.api({ method: 'GET', url: `/web-project/change?projectId=${hf?.id ?? ''}`, token: owner });
+    t = await createBareTestApp();
+    const p = await project(t, (await hospital(t)).admin);
+    owner = p.owner.token;
+    await publishCrf(
+      t,
+      owner,
+      crfDefinition({
+        visit: [
+          { key: 'weight', label: '体重', type: 'decimal', unit: 'kg' },
+          {
+            key: 'nyha',
+            label: 'NYHA分级',
+            type: 'radio',
+            options: [
+              { code: '1', label: 'I级' },
+              { code: '2', label: 'II级' },
+            ],
+          },
+        ],
+      }),
+    );
     template = (await t.api({ method: 'GET', url: '/patient-import/template', token: owner })).rawPayload;
     dictionary = (await t.api({ method: 'GET', url: '/form-definition/export/excel', token: owner })).rawPayload;
     const list = await t.api({

@@ -1,13 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenantIdOf } from '../../test/factories';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import { BUILT_IN_ROLES } from '@registry/shared/roles';
+import { buildTenant, buildUser } from '../../test/factories';
+import { createBareTestApp, type TestApp } from '../../test/test-app';
 import { verifyAuditChain } from './audit-chain';
 
 let t: TestApp;
 let h001: string;
+let p001: string;
+/** Five accounts of the hospital, signed in. */
+let tokens: string[];
+let personal: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  h001 = await tenantIdOf(t.db, 'h001');
+  t = await createBareTestApp();
+  h001 = (await buildTenant(t.db)).tenant.id;
+  p001 = (await buildTenant(t.db, { type: 'PERSONAL' })).tenant.id;
+  const doctors = await Promise.all([0, 1, 2, 3, 4].map(() => buildUser(t.db, h001)));
+  tokens = await Promise.all(doctors.map((u) => t.login(u.username, u.password)));
+  const me = await buildUser(t.db, p001, { userType: 'PERSONAL', tenantRoleCode: BUILT_IN_ROLES.personal.code });
+  personal = await t.login(me.username, me.password);
 });
 afterAll(async () => {
   await t?.close();
@@ -27,9 +37,6 @@ async function tamper(statement: string, params: unknown[] = []) {
 
 describe('audit hash chain', () => {
   it('should chain concurrent events of a tenant without forking', async () => {
-    const tokens = await Promise.all(
-      ['owner', 'entry', 'nurse', 'monitor', 'stat'].map((u) => t.login(u, 'Demo@2026')),
-    );
     await Promise.all(
       tokens.flatMap((token, i) =>
         [0, 1, 2].map((j) => t.api({ method: 'PUT', url: '/sys-user', token, payload: { name: `并发${i}-${j}` } })),
@@ -41,7 +48,7 @@ describe('audit hash chain', () => {
   });
 
   it('should detect an edited event', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = tokens[1] ?? '';
     await t.api({ method: 'PUT', url: '/sys-user', token, payload: { name: '篡改前' } });
     const { rows } = await t.database.pool.query<{ id: string }>(
       "select id from audit_events where action = 'user.update' and new_value->>'name' = '篡改前'",
@@ -54,10 +61,9 @@ describe('audit hash chain', () => {
   });
 
   it('should detect a removed event', async () => {
-    const token = await t.login('personal', 'Demo@2026');
+    const token = personal;
     await t.api({ method: 'PUT', url: '/sys-user', token, payload: { name: '第一次' } });
     await t.api({ method: 'PUT', url: '/sys-user', token, payload: { name: '第二次' } });
-    const p001 = await tenantIdOf(t.db, 'p001');
     expect((await verifyAuditChain(t.db, p001)).ok).toBe(true);
     await tamper(`delete from audit_events where tenant_id = $1 and new_value->>'name' = '第一次'`, [p001]);
     const report = await verifyAuditChain(t.db, p001);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, like } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAY_HEADER } from '@registry/shared/access';
 import { API_BASE, APP_CODE } from '@registry/shared/constants';
-import { auditEvents, centers, idempotencyKeys, patients, projects } from '../db/schema';
+import { auditEvents, idempotencyKeys, patients } from '../db/schema';
 import { ERROR_MESSAGES } from '../lib/errors';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import { hospital, member, project, type Account } from '../../test/factories';
+import { createBareTestApp, type TestApp } from '../../test/test-app';
 import { createIdempotencyCleanupJob } from './idempotency';
 
 type Body<T = unknown> = { status: number; message: string; data: T };
@@ -13,6 +14,7 @@ type Patient = { id: string; name: string; idNumber: string | null };
 
 let t: TestApp;
 let owner: string;
+let ownerAccount: Account;
 let entry: string;
 let c01: string;
 
@@ -36,18 +38,13 @@ const keyRow = async (key: string) =>
 
 beforeAll(async () => {
   // a short wait for a repeat meeting a request still running, so the 409 test is quick
-  t = await createTestApp({}, { idempotencyWaitMs: 300 });
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  const hfId = hf?.id ?? '';
-  const [c] = await t.db
-    .select()
-    .from(centers)
-    .where(and(eq(centers.projectId, hfId), eq(centers.code, 'C01')));
-  c01 = c?.id ?? '';
-  for (const token of [owner, entry])
-    await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token });
+  t = await createBareTestApp({}, { idempotencyWaitMs: 300 });
+  // A project of the hospital's administrator with a data-entry member at its default center C01.
+  const hf = await project(t, (await hospital(t)).admin);
+  ownerAccount = hf.owner;
+  owner = hf.owner.token;
+  entry = (await member(t, hf, 'data_entry')).token;
+  c01 = hf.defaultCenterId;
 });
 afterAll(async () => {
   await t?.close();
@@ -129,7 +126,7 @@ describe('Idempotency-Key on signed-in writes', () => {
     const login = await t.api({
       method: 'POST',
       url: '/auth/login',
-      payload: { loginType: 'password', username: 'owner', password: 'Demo@2026' },
+      payload: { loginType: 'password', username: ownerAccount.username, password: ownerAccount.password },
       headers: { [IDEMPOTENCY_KEY_HEADER]: key },
     });
     expect(login.statusCode).toBe(200);

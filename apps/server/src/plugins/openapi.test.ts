@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import { hospital } from '../../test/factories';
+import { createBareTestApp, type TestApp } from '../../test/test-app';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
 
 type Json = Record<string, unknown>;
@@ -24,8 +25,8 @@ let token: string;
 const routes: RouteOptions[] = [];
 let served: Json;
 beforeAll(async () => {
-  t = await createTestApp({}, { routeObserver: (r) => routes.push(r) });
-  token = await t.login('entry', 'Demo@2026');
+  t = await createBareTestApp({}, { routeObserver: (r) => routes.push(r) });
+  token = (await hospital(t)).admin.token;
   const res = await t.api({ method: 'GET', url: OPENAPI_PATH, token });
   expect(res.statusCode).toBe(200);
   served = res.json<Json>();

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centers, projects } from '../db/schema';
 import { createOutboxSmsProvider } from '../modules/auth/sms-provider';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import { hospital, project } from '../../test/factories';
+import { createBareTestApp, type TestApp } from '../../test/test-app';
 import { redactUrl, serializeError } from './request-log';
 
 /**
@@ -17,18 +16,15 @@ const lines: string[] = [];
 const logged = () => lines.join('');
 
 beforeAll(async () => {
-  t = await createTestApp(
+  t = await createBareTestApp(
     { SMS_LOGIN_ENABLED: 'true' },
     { logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } } },
   );
-  owner = await t.login('owner', 'Demo@2026');
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  await t.api({ method: 'GET', url: `/web-project/change?projectId=${hf?.id ?? ''}`, token: owner });
-  const [center] = await t.db
-    .select()
-    .from(centers)
-    .where(eq(centers.projectId, hf?.id ?? ''));
-  centerId = center?.id ?? '';
+  // The staff phone the SMS sign-in test asks a code for is the owner's.
+  const h = await hospital(t, { admin: { phone: '13800000001' } });
+  const p = await project(t, h.admin);
+  owner = p.owner.token;
+  centerId = p.defaultCenterId;
 });
 afterAll(async () => {
   await t?.close();

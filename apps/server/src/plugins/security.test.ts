@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config/config';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import { createBareTestApp, type TestApp } from '../../test/test-app';
 
 /** Sends raw bytes to a listening server and reads the whole answer (the server closes the connection). */
 function rawRequest(port: number, text: string): Promise<string> {
@@ -19,7 +19,7 @@ describe('a request Node refuses before Fastify (query string over 16 KB)', () =
   let t: TestApp;
   let port: number;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createBareTestApp();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     port = typeof address === 'object' && address ? address.port : 0;
@@ -62,7 +62,7 @@ describe('a request Node refuses before Fastify (query string over 16 KB)', () =
 
 describe('HSTS', () => {
   it('should send no Strict-Transport-Security by default', async () => {
-    const t = await createTestApp();
+    const t = await createBareTestApp();
     try {
       const res = await t.api({ method: 'GET', url: '/auth/login-options' });
       expect(res.headers['strict-transport-security']).toBeUndefined();
@@ -72,7 +72,7 @@ describe('HSTS', () => {
   });
 
   it('should send Strict-Transport-Security with HSTS_ENABLED and HSTS_MAX_AGE', async () => {
-    const t = await createTestApp({ HSTS_ENABLED: 'true', HSTS_MAX_AGE: '31536000' });
+    const t = await createBareTestApp({ HSTS_ENABLED: 'true', HSTS_MAX_AGE: '31536000' });
     try {
       const res = await t.api({ method: 'GET', url: '/auth/login-options' });
       expect(res.headers['strict-transport-security']).toBe('max-age=31536000');

@@ -8,7 +8,8 @@ import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import { closePool, createPool } from '../../src/db/pool';
 import { ERROR_MESSAGES } from '../../src/lib/errors';
-import { createTestApp, type TestApp } from '../test-app';
+import { systemAdmin, type Account } from '../factories';
+import { createBareTestApp, type TestApp } from '../test-app';
 import { baseRequest, passesContract, urlOf, withId, type IdResolver, type RequestParts } from './requests';
 import { positionLabel, routeCases, routeLabel, type RouteCase } from './route-cases';
 import {
@@ -52,12 +53,15 @@ let cases: RouteCase[] = [];
 let A: TenantWorld;
 let B: TenantWorld;
 let bBefore: TableSnapshot;
+/** The system tenant's administrator. */
+let admin: Account;
 const matrix = new Map<string, Record<string, string>>();
 const leaks: Leak[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({}, { routeObserver: (r) => routes.push(r) });
+  t = await createBareTestApp({}, { routeObserver: (r) => routes.push(r) });
   cases = routeCases(routes);
+  admin = await systemAdmin(t);
   A = await buildTenantWorld(t.db, 'A');
   B = await buildTenantWorld(t.db, 'B');
   await t.login(B.owner.username, WORLD_PASSWORD); // a session row of B
@@ -240,7 +244,7 @@ describe('isolation matrix', () => {
     const token = await sessionIn(A.owner.username, WORLD_PASSWORD, A.p1);
     const run = await replay('tenant', token, resolverOf(A), foreign);
     expect(run.replays).toBeGreaterThan(0);
-    const sys = await sessionIn('admin', 'Admin@2026', A.p1, A.tenantCode);
+    const sys = await sessionIn(admin.username, admin.password, A.p1, A.tenantCode);
     await replay('sys→A', sys, resolverOf(A), foreign);
     expect([...scenarioLeaks('tenant'), ...scenarioLeaks('sys→A')]).toEqual([]);
   });
@@ -296,7 +300,7 @@ describe('isolation matrix', () => {
     const notJoin = (f: ForeignId) => f.kind !== 'join_requests';
     const viewers = [
       { who: 'tenant', token: await sessionIn(A.owner.username, WORLD_PASSWORD, A.p1), foreign: bIds },
-      { who: 'sys→A', token: await sessionIn('admin', 'Admin@2026', A.p1, A.tenantCode), foreign: bIds },
+      { who: 'sys→A', token: await sessionIn(admin.username, admin.password, A.p1, A.tenantCode), foreign: bIds },
       {
         who: 'project',
         token: await sessionIn(A.p1Owner.username, WORLD_PASSWORD, A.p1),
@@ -349,7 +353,7 @@ describe('isolation matrix', () => {
       const sessions: { role: string; token: string; permissions: readonly string[] }[] = [
         {
           role: 'sysAdmin',
-          token: await sessionIn('admin', 'Admin@2026'),
+          token: await sessionIn(admin.username, admin.password),
           permissions: BUILT_IN_ROLES.sysAdmin.permissions,
         },
         {

@@ -3,7 +3,8 @@ import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SWITCHED_PROJECT_PERMISSIONS } from '@registry/shared/permissions';
 import { PATIENT_DATA_PERMISSIONS } from '../../src/modules/auth/acting-permissions';
-import { createTestApp, type TestApp } from '../test-app';
+import { crfDefinition, hospital, project, publishCrf, systemAdmin } from '../factories';
+import { createBareTestApp, type TestApp } from '../test-app';
 import { baseRequest, urlOf, type RequestParts } from './requests';
 import { routeCases, routeLabel, type RouteCase } from './route-cases';
 
@@ -34,6 +35,7 @@ const kept: ReadonlySet<string> = new Set(SWITCHED_PROJECT_PERMISSIONS);
 const isRead = (route: RouteCase) =>
   route.method === 'GET' || (route.method === 'POST' && /\/(page|list|counts?|export|summary)(\/|$)/.test(route.url));
 
+/** Enters the project by its code as the caller's project list shows it. */
 async function enter(token: string, projectCode: string) {
   const list = await t.api({ method: 'POST', url: '/web-project/list', token, payload: {} });
   const project = list
@@ -62,10 +64,22 @@ async function send(token: string, route: RouteCase, parts: RequestParts) {
 
 beforeAll(async () => {
   const routes: RouteOptions[] = [];
-  t = await createTestApp({}, { routeObserver: (r) => routes.push(r) });
+  t = await createBareTestApp({}, { routeObserver: (r) => routes.push(r) });
   cases = routeCases(routes).filter((c) => c.permission !== null && PATIENT_DATA_PERMISSIONS.has(c.permission));
-  const owner = await t.login('owner', 'Demo@2026');
-  await enter(owner, 'HF-REG');
+  // A hospital's project with a published CRF and one patient, entered by its owner.
+  const h = await hospital(t);
+  const hf = await project(t, h.admin);
+  const owner = hf.owner.token;
+  await publishCrf(
+    t,
+    owner,
+    crfDefinition({
+      visit: [
+        { key: 'weight', label: '体重', type: 'decimal', unit: 'kg' },
+        { key: 'note', label: '备注', type: 'text' },
+      ],
+    }),
+  );
   const centers = await t.api({ method: 'GET', url: '/project-center/list', token: owner });
   const centerId = centers.json<{ data: { id: string }[] }>().data[0]?.id;
   const created = await t.api({
@@ -76,11 +90,11 @@ beforeAll(async () => {
   });
   expect(created.statusCode, created.body).toBe(200);
   patientId = created.json<{ data: { id: string } }>().data.id;
-  admin = await t.login('admin', 'Admin@2026');
+  admin = (await systemAdmin(t)).token;
   expect(
-    (await t.api({ method: 'GET', url: '/auth/change', query: { tenantCode: 'h001' }, token: admin })).statusCode,
+    (await t.api({ method: 'GET', url: '/auth/change', query: { tenantCode: h.code }, token: admin })).statusCode,
   ).toBe(200);
-  await enter(admin, 'HF-REG');
+  await enter(admin, hf.code);
 }, 120_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idNumberFacts } from '@registry/shared/contracts/patient';
 import { formRecords, patients, projects } from '../schema';
 import { blindIndex, decryptPhi, resolvePhiKeys, type PhiKeys } from '../../lib/phi-crypto';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 import { BENCH_DEFINITION } from './bench-definition';
 import {
   BENCH_PASSWORD,
@@ -20,7 +20,7 @@ let keys: PhiKeys;
 let report: BenchSeedReport;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createBareTestApp();
   keys = await resolvePhiKeys(t.config);
   report = await seedBench(t.database.pool, keys, { patients: 50, today: TODAY, batchSize: 20 });
 });

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, users } from '../../db/schema';
-import { buildUser, tenantIdOf } from '../../../test/factories';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { BUILT_IN_ROLES } from '@registry/shared/roles';
+import { buildTenant, buildUser } from '../../../test/factories';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 import { PNG_1X1 } from '../../../test/files';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
@@ -17,10 +18,29 @@ type Info = {
   userType: string;
 };
 
+type User = Awaited<ReturnType<typeof buildUser>>;
+
 let t: TestApp;
+let h001: string;
+let p001: string;
+/** Hospital h001's administrator (with a phone), a doctor of it, and the user of a personal tenant. */
+let owner: User;
+let entry: User;
+let personal: User;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createBareTestApp();
+  h001 = (await buildTenant(t.db, { code: 'h001' })).tenant.id;
+  p001 = (await buildTenant(t.db, { type: 'PERSONAL' })).tenant.id;
+  owner = await buildUser(t.db, h001, {
+    username: 'owner',
+    name: '王主任',
+    phone: '13800000001',
+    tenantRoleCode: BUILT_IN_ROLES.tenantAdmin.code,
+  });
+  entry = await buildUser(t.db, h001);
+  personal = await buildUser(t.db, p001, { userType: 'PERSONAL', tenantRoleCode: BUILT_IN_ROLES.personal.code });
 });
+const signIn = (user: User) => t.login(user.username, user.password);
 afterAll(async () => {
   await t?.close();
 });
@@ -45,7 +65,7 @@ async function upload(token: string, name: string, data: Buffer, purpose = 'avat
 
 describe('GET sys-user/user-info', () => {
   it('should describe the signed-in user and the acting tenant without secrets', async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await signIn(owner);
     const res = await t.api({ method: 'GET', url: '/sys-user/user-info', token });
     expect(res.statusCode).toBe(200);
     const body = res.json<Body<Info>>();
@@ -64,7 +84,7 @@ describe('GET sys-user/user-info', () => {
 
 describe('PUT sys-user', () => {
   it('should change the own name and audit old and new values', async () => {
-    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'), { name: '旧名字' });
+    const user = await buildUser(t.db, h001, { name: '旧名字' });
     const token = await t.login(user.username, user.password);
     const res = await t.api({ method: 'PUT', url: '/sys-user', token, payload: { id: user.id, name: '新名字' } });
     expect(res.statusCode).toBe(200);
@@ -81,19 +101,18 @@ describe('PUT sys-user', () => {
   });
 
   it("should answer 404 for another user's id and change nothing", async () => {
-    const token = await t.login('entry', 'Demo@2026');
-    const [owner] = await t.db.select().from(users).where(eq(users.username, 'owner'));
+    const token = await signIn(entry);
     const audits = await countRows(t, 'audit_events');
-    const res = await t.api({ method: 'PUT', url: '/sys-user', token, payload: { id: owner?.id, name: '篡改' } });
+    const res = await t.api({ method: 'PUT', url: '/sys-user', token, payload: { id: owner.id, name: '篡改' } });
     expect(res.statusCode).toBe(404);
     expect(res.json<Body>().message).toBe('用户不存在');
     const [after] = await t.db.select().from(users).where(eq(users.username, 'owner'));
-    expect(after?.name).toBe(owner?.name);
+    expect(after?.name).toBe(owner.name);
     expect(await countRows(t, 'audit_events')).toBe(audits);
   });
 
   it('should validate the name in Chinese', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await signIn(entry);
     const res = await t.api({ method: 'PUT', url: '/sys-user', token, payload: { name: '' } });
     expect(res.statusCode).toBe(400);
     expect(res.json<Body>().message).toBe('姓名：请输入姓名');
@@ -102,7 +121,7 @@ describe('PUT sys-user', () => {
   });
 
   it('should let a PERSONAL user set an uploaded image as avatar and show it as a preview URL', async () => {
-    const token = await t.login('personal', 'Demo@2026');
+    const token = await signIn(personal);
     const up = await upload(token, 'me.png', PNG_1X1);
     expect(up.statusCode).toBe(200);
     const { id, previewUrl } = up.json<Body<{ id: string; previewUrl: string }>>().data;
@@ -119,9 +138,9 @@ describe('PUT sys-user', () => {
   });
 
   it("should refuse an avatar that is not one of the caller's uploads", async () => {
-    const owner = await t.login('personal', 'Demo@2026');
-    const up = await upload(owner, 'me.png', PNG_1X1);
-    const other = await buildUser(t.db, await tenantIdOf(t.db, 'p001'));
+    const uploader = await signIn(personal);
+    const up = await upload(uploader, 'me.png', PNG_1X1);
+    const other = await buildUser(t.db, p001);
     const token = await t.login(other.username, other.password);
     const res = await t.api({
       method: 'PUT',
@@ -141,7 +160,7 @@ describe('PUT sys-user', () => {
   });
 
   it('should refuse an avatar change by a user whose tenant is not PERSONAL', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await signIn(entry);
     const up = await upload(token, 'me.png', PNG_1X1);
     const res = await t.api({
       method: 'PUT',
@@ -154,7 +173,7 @@ describe('PUT sys-user', () => {
   });
 
   it('should roll the change back when the audit write fails', async () => {
-    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'), { name: '审计前' });
+    const user = await buildUser(t.db, h001, { name: '审计前' });
     const token = await t.login(user.username, user.password);
     await t.database.pool.query(`
       create function test_fail_audit() returns trigger language plpgsql as $$ begin raise exception 'audit store down'; end $$;
@@ -182,7 +201,7 @@ describe('POST sys-user/change-pwd', () => {
     t.api({ method: 'POST', url: '/sys-user/change-pwd', token, payload });
 
   it('should set the initial password without the old one, clear initPwd and audit without hashes', async () => {
-    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'), { initPwd: true, password: 'Init@2026' });
+    const user = await buildUser(t.db, h001, { initPwd: true, password: 'Init@2026' });
     const token = await t.login(user.username, 'Init@2026');
     const res = await change(token, { newPassword: 'Fresh-2026-pass' });
     expect(res.statusCode).toBe(200);
@@ -195,7 +214,7 @@ describe('POST sys-user/change-pwd', () => {
   });
 
   it('should change the password when the old one is right', async () => {
-    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'));
+    const user = await buildUser(t.db, h001);
     const token = await t.login(user.username, user.password);
     const res = await change(token, { password: user.password, newPassword: 'Another-pass-2026' });
     expect(res.json<Body>()).toMatchObject({ status: 200, message: '密码修改成功，请重新登录' });
@@ -211,7 +230,7 @@ describe('POST sys-user/change-pwd', () => {
   });
 
   it('should refuse a missing or wrong old password and keep the password and sessions', async () => {
-    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'));
+    const user = await buildUser(t.db, h001);
     const token = await t.login(user.username, user.password);
     const [before] = await t.db.select().from(users).where(eq(users.id, user.id));
     const missing = await change(token, { newPassword: 'Another-pass-2026' });
@@ -226,7 +245,7 @@ describe('POST sys-user/change-pwd', () => {
   });
 
   it('should enforce the shared password rule at the field and refuse the same password', async () => {
-    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'), { password: 'Same-2026-password' });
+    const user = await buildUser(t.db, h001, { password: 'Same-2026-password' });
     const token = await t.login(user.username, 'Same-2026-password');
     const refused = async (newPassword: string, message: string) => {
       const res = await change(token, { password: 'Same-2026-password', newPassword });

@@ -3,8 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenantIdOf } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { SYS_TENANT_CODE } from '@registry/shared/constants';
+import { BUILT_IN_ROLES } from '@registry/shared/roles';
+import { buildTenant, buildUser } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 import { formatChainReport, verifyAllAuditChains } from './audit-verify';
 
 const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../scripts/audit-verify.ts');
@@ -13,17 +15,26 @@ const run = promisify(execFile);
 let t: TestApp;
 let h001: string;
 let p001: string;
+let sys: string;
+let sysAdmin: Awaited<ReturnType<typeof buildUser>>;
 beforeAll(async () => {
-  t = await createTestApp();
-  h001 = await tenantIdOf(t.db, 'h001');
-  p001 = await tenantIdOf(t.db, 'p001');
+  t = await createBareTestApp();
+  h001 = (await buildTenant(t.db, { code: 'h001' })).tenant.id;
+  p001 = (await buildTenant(t.db, { code: 'p001', type: 'PERSONAL' })).tenant.id;
+  sys = (await buildTenant(t.db, { code: SYS_TENANT_CODE, name: '系统租户', type: 'SYSTEM' })).tenant.id;
+  sysAdmin = await buildUser(t.db, sys, { userType: 'ADMIN', tenantRoleCode: BUILT_IN_ROLES.sysAdmin.code });
+  const owner = await buildUser(t.db, h001, { tenantRoleCode: BUILT_IN_ROLES.tenantAdmin.code });
+  const personal = await buildUser(t.db, p001, {
+    userType: 'PERSONAL',
+    tenantRoleCode: BUILT_IN_ROLES.personal.code,
+  });
   for (const [user, n] of [
-    ['owner', 3],
-    ['personal', 4],
+    [owner, 3],
+    [personal, 4],
   ] as const) {
-    const token = await t.login(user, 'Demo@2026');
+    const token = await t.login(user.username, user.password);
     for (let i = 0; i < n; i++)
-      await t.api({ method: 'PUT', url: '/sys-user', token, payload: { name: `${user}${i}` } });
+      await t.api({ method: 'PUT', url: '/sys-user', token, payload: { name: `${user.username}${i}` } });
   }
 });
 afterAll(async () => {
@@ -96,8 +107,7 @@ describe('audit chain verification', () => {
   });
 
   it('should report the chain head when the newest event was removed', async () => {
-    const sys = await tenantIdOf(t.db, 'sys');
-    const token = await t.login('admin', 'Admin@2026');
+    const token = await t.login(sysAdmin.username, sysAdmin.password);
     await t.api({ method: 'PUT', url: '/sys-user', token, payload: { name: '管理员甲' } });
     const before = await ids(sys);
     await tamper('delete from audit_events where id = $1', [before.at(-1)]);

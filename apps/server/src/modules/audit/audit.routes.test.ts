@@ -3,8 +3,9 @@ import { auditFieldLabel, type AuditOptionsResponse, type AuditPageResponse } fr
 import { eq } from 'drizzle-orm';
 import { centers, formVersions, organisations, patients, projects, users } from '../../db/schema';
 import { audit } from '../../plugins/audit';
-import { tenantIdOf } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { HF_REG_DEFINITION } from '../../db/seed-database';
+import { hospital, member, project as createProject, publishCrf, TEST_PASSWORD } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T };
 
@@ -14,8 +15,22 @@ const project: Record<string, string> = {};
 const user: Record<string, string> = {};
 
 beforeAll(async () => {
-  t = await createTestApp();
-  h001 = await tenantIdOf(t.db, 'h001');
+  t = await createBareTestApp();
+  // Hospital h001: its administrator `owner` (王主任) owns HF-REG (the heart-failure CRF published; entry, nurse and
+  // monitor in it) and T2DM-FU (monitor in it too).
+  const h = await hospital(t, { tenant: { code: 'h001' }, admin: { username: 'owner', name: '王主任' } });
+  h001 = h.tenantId;
+  // T2DM-FU and its monitor first: a session that leaves HF-REG for T2DM-FU is an event of HF-REG's trail.
+  const t2dm = await createProject(t, h.admin, { code: 'T2DM-FU', name: '2型糖尿病随访队列' });
+  const monitor = await member(t, t2dm, 'monitor', {
+    centerId: null,
+    user: { username: 'monitor', name: '赵监查' },
+  });
+  const hf = await createProject(t, h.admin, { code: 'HF-REG', name: '心力衰竭注册登记研究' });
+  await publishCrf(t, h.admin.token, HF_REG_DEFINITION);
+  await member(t, hf, 'data_entry', { user: { username: 'entry', name: '张录入' } });
+  await member(t, hf, 'followup_nurse', { centerId: null, user: { username: 'nurse', name: '李护士' } });
+  await member(t, hf, 'monitor', { centerId: null, account: monitor });
   for (const p of await t.db.select({ id: projects.id, code: projects.code }).from(projects)) project[p.code] = p.id;
   for (const u of await t.db.select({ id: users.id, username: users.username }).from(users)) user[u.username] = u.id;
 });
@@ -24,7 +39,7 @@ afterAll(async () => {
 });
 
 async function enter(username: string, code: string): Promise<string> {
-  const token = await t.login(username, 'Demo@2026');
+  const token = await t.login(username, TEST_PASSWORD);
   const res = await t.api({
     method: 'GET',
     url: '/web-project/change',
@@ -49,7 +64,7 @@ describe('POST audit-event/page', () => {
   it('should answer 403 when the caller lacks audit.view', async () => {
     const entry = await enter('entry', 'HF-REG');
     expect((await page(entry)).statusCode).toBe(403);
-    const ownerOutsideProjects = await t.login('owner', 'Demo@2026');
+    const ownerOutsideProjects = await t.login('owner', TEST_PASSWORD);
     const res = await page(ownerOutsideProjects);
     expect(res.statusCode).toBe(403);
     expect(res.json<Body>().message).toBe('无权限执行此操作');
@@ -232,12 +247,12 @@ describe('POST audit-event/page', () => {
   });
 
   it('should never show a password hash or a token when listing sign-ins and password changes', async () => {
-    const entry = await t.login('entry', 'Demo@2026');
+    const entry = await t.login('entry', TEST_PASSWORD);
     await t.api({
       method: 'POST',
       url: '/sys-user/change-pwd',
       token: entry,
-      payload: { password: 'Demo@2026', newPassword: 'Demo@2027-audit' },
+      payload: { password: TEST_PASSWORD, newPassword: 'Demo@2027-audit' },
     });
     const monitor = await enter('monitor', 'HF-REG');
     const res = await page(monitor, { size: 200 });

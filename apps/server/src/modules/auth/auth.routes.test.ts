@@ -2,9 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPTCHA_KEY_HEADER, QR_KEY_HEADER } from '@registry/shared/contracts/auth';
 import { auditEvents, loginAttempts, sessions } from '../../db/schema';
-import { buildUser, tenantIdOf } from '../../../test/factories';
+import { SYS_TENANT_CODE } from '@registry/shared/constants';
+import { BUILT_IN_ROLES } from '@registry/shared/roles';
+import { buildTenant, buildUser, project, TEST_PASSWORD, type Account } from '../../../test/factories';
 import { verifyAuditChain } from '../../plugins/audit-chain';
-import { FIXED_CAPTCHA, countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { FIXED_CAPTCHA, countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = {
   status: number;
@@ -14,9 +16,46 @@ type Body<T = unknown> = {
   issues?: { path: string; message: string }[];
 };
 
+/**
+ * The accounts these tests sign in with, in an app of their own: the system tenant's `admin`; hospital h001's
+ * administrator `owner` (phone 13800000001), `entry` (phone 13800000002), `monitor`, `nurse` and `newdoc` (still with the
+ * initial password Init@2026). Every other password is TEST_PASSWORD. With `projects`, the owner's HF-REG, its
+ * sub-project HF-REG-HFPEF and T2DM-FU.
+ */
+async function accounts(app: TestApp, options: { projects?: boolean } = {}) {
+  const sys = await buildTenant(app.db, { code: SYS_TENANT_CODE, name: '系统租户', type: 'SYSTEM' });
+  await buildUser(app.db, sys.tenant.id, {
+    username: 'admin',
+    userType: 'ADMIN',
+    tenantRoleCode: BUILT_IN_ROLES.sysAdmin.code,
+  });
+  const h = await buildTenant(app.db, { code: 'h001', name: '示例第一人民医院' });
+  const inH001 = { organisationId: h.organisationId };
+  const owner = await buildUser(app.db, h.tenant.id, {
+    ...inH001,
+    username: 'owner',
+    phone: '13800000001',
+    tenantRoleCode: BUILT_IN_ROLES.tenantAdmin.code,
+  });
+  await buildUser(app.db, h.tenant.id, { ...inH001, username: 'entry', phone: '13800000002' });
+  await buildUser(app.db, h.tenant.id, { ...inH001, username: 'monitor' });
+  await buildUser(app.db, h.tenant.id, { ...inH001, username: 'nurse' });
+  await buildUser(app.db, h.tenant.id, { ...inH001, username: 'newdoc', password: 'Init@2026', initPwd: true });
+  if (options.projects) {
+    const token = await app.login('owner', TEST_PASSWORD);
+    const account: Account = { ...owner, tenantId: h.tenant.id, token };
+    const hf = await project(app, account, { code: 'HF-REG' });
+    await project(app, account, { code: 'HF-REG-HFPEF', parentId: hf.id });
+    await project(app, account, { code: 'T2DM-FU' });
+  }
+  return { h001: h.tenant.id };
+}
+
 let t: TestApp;
+let h001: string;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createBareTestApp();
+  ({ h001 } = await accounts(t, { projects: true }));
 });
 afterAll(async () => {
   await t?.close();
@@ -32,7 +71,7 @@ async function attemptsOf(username: string) {
 describe('POST auth/login (password)', () => {
   it('should return a token, its expiry and initPwd and audit the sign-in when the password is right', async () => {
     const before = await countRows(t, 'sessions');
-    const res = await passwordLogin('OWNER', 'Demo@2026');
+    const res = await passwordLogin('OWNER', TEST_PASSWORD);
     expect(res.statusCode).toBe(200);
     const body = res.json<Body<{ token: string; expiresAt: string; initPwd: boolean }>>();
     expect(body.status).toBe(200);
@@ -94,14 +133,14 @@ describe('POST auth/login (password)', () => {
       method: 'POST',
       url: '/auth/login',
       headers: { 'content-type': 'application/json' },
-      payload: '{"loginType":"password","username":"owner","password":"Demo@2026","__proto__":{"admin":true}}',
+      payload: `{"loginType":"password","username":"owner","password":"${TEST_PASSWORD}","__proto__":{"admin":true}}`,
     });
     expect(res.statusCode).toBe(400);
     expect(res.json<Body>().message).toBe('请求内容包含非法字段');
   });
 
   it('should give the same message for an unknown user and a wrong password and record both attempts', async () => {
-    const unknown = await passwordLogin('nobody-here', 'Demo@2026');
+    const unknown = await passwordLogin('nobody-here', TEST_PASSWORD);
     const wrong = await passwordLogin('nurse', 'Wrong@2026');
     expect(unknown.statusCode).toBe(400);
     expect(wrong.statusCode).toBe(400);
@@ -112,7 +151,7 @@ describe('POST auth/login (password)', () => {
   });
 
   it('should refuse a disabled account with its message and create no session', async () => {
-    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'), { disabled: true });
+    const user = await buildUser(t.db, h001, { disabled: true });
     const before = await countRows(t, 'sessions');
     const res = await passwordLogin(user.username, user.password);
     expect(res.statusCode).toBe(400);
@@ -123,8 +162,10 @@ describe('POST auth/login (password)', () => {
 
 describe('failed sign-ins: no enumeration, no lock-out, a throttle per IP', () => {
   let c: TestApp;
+  let cH001: string;
   beforeAll(async () => {
-    c = await createTestApp({ LOGIN_MAX_FAILURES: '5', LOGIN_LOCK_MINUTES: '15' });
+    c = await createBareTestApp({ LOGIN_MAX_FAILURES: '5', LOGIN_LOCK_MINUTES: '15' });
+    ({ h001: cH001 } = await accounts(c));
   });
   afterAll(async () => {
     await c?.close();
@@ -146,7 +187,7 @@ describe('failed sign-ins: no enumeration, no lock-out, a throttle per IP', () =
   };
 
   it('should answer a missing and an existing account identically, failure after failure', async () => {
-    const user = await buildUser(c.db, await tenantIdOf(c.db, 'h001'));
+    const user = await buildUser(c.db, cH001);
     const existing: string[] = [];
     const missing: string[] = [];
     for (let i = 0; i < 7; i++) {
@@ -160,7 +201,7 @@ describe('failed sign-ins: no enumeration, no lock-out, a throttle per IP', () =
   });
 
   it('should let the owner who solves the captcha sign in after an attacker failed many times', async () => {
-    const user = await buildUser(c.db, await tenantIdOf(c.db, 'h001'));
+    const user = await buildUser(c.db, cH001);
     for (let i = 0; i < 8; i++) await login(`10.3.0.${i}`, user.username, 'guess');
     expect(await answer(login('10.4.0.1', user.username, user.password))).toBe('400 请输入验证码');
     const ok = await login('10.4.0.1', user.username, user.password, await captcha('10.4.0.1'));
@@ -176,18 +217,18 @@ describe('failed sign-ins: no enumeration, no lock-out, a throttle per IP', () =
     expect(statuses).toEqual([400, 400, 400, 400, 400]);
     expect(await answer(login(ip, 'someone9', 'guess'))).toBe('429 登录失败次数过多，请1秒后再试');
     // Another IP is not slowed down.
-    expect((await login('10.5.0.2', 'owner', 'Demo@2026')).statusCode).toBe(200);
+    expect((await login('10.5.0.2', 'owner', TEST_PASSWORD)).statusCode).toBe(200);
     c.clock.advanceMinutes(1.1 / 60);
     // After the delay: a captcha is required from that IP; a wrong password doubles the delay.
     expect(await answer(login(ip, 'someone9', 'guess', await captcha(ip)))).toBe('400 用户名或密码错误');
     expect(await answer(login(ip, 'someone9', 'guess'))).toBe('429 登录失败次数过多，请2秒后再试');
     c.clock.advanceMinutes(2.1 / 60);
-    expect((await login(ip, 'owner', 'Demo@2026', await captcha(ip))).statusCode).toBe(200);
+    expect((await login(ip, 'owner', TEST_PASSWORD, await captcha(ip))).statusCode).toBe(200);
   });
 
   it('should kill an SMS code after 5 wrong tries without locking the account', async () => {
     const phone = '13800000088';
-    const user = await buildUser(c.db, await tenantIdOf(c.db, 'h001'), { phone });
+    const user = await buildUser(c.db, cH001, { phone });
     await c.api({ method: 'GET', url: '/auth/sms', query: { phone } });
     const code = /(\d{6})/.exec(c.sms.findLast((m) => m.phone === phone)?.text ?? '')?.[1] ?? '';
     const wrong = code === '000000' ? '111111' : '000000';
@@ -213,7 +254,7 @@ describe('failed sign-ins: no enumeration, no lock-out, a throttle per IP', () =
   });
 
   it('should record failed sign-ins in the audit trail: the tenant chain, or the system trail for a missing name', async () => {
-    const user = await buildUser(c.db, await tenantIdOf(c.db, 'h001'));
+    const user = await buildUser(c.db, cH001);
     await login('10.7.0.1', user.username, 'Secret-guess-1');
     await login('10.7.0.2', 'ghost-account', 'Secret-guess-2');
     const events = await c.db.select().from(auditEvents).where(eq(auditEvents.action, 'login.failed'));
@@ -238,7 +279,8 @@ describe('GET auth/login-options', () => {
 describe('captcha', () => {
   let c: TestApp;
   beforeAll(async () => {
-    c = await createTestApp({ CAPTCHA_ENABLED: 'true' });
+    c = await createBareTestApp({ CAPTCHA_ENABLED: 'true' });
+    await accounts(c);
   });
   afterAll(async () => {
     await c?.close();
@@ -253,7 +295,7 @@ describe('captcha', () => {
     c.api({
       method: 'POST',
       url: '/auth/login',
-      payload: { loginType: 'password', username: 'owner', password: 'Demo@2026', ...extra },
+      payload: { loginType: 'password', username: 'owner', password: TEST_PASSWORD, ...extra },
     });
 
   it('should send an SVG image, its key in an exposed header, no-store and a locked-down CSP', async () => {
@@ -318,7 +360,7 @@ describe('captcha', () => {
 
 describe('per-IP rate limit of auth/login', () => {
   it('should answer 429 in Chinese once the IP exceeds its limit', async () => {
-    const r = await createTestApp({ LOGIN_RATE_LIMIT_PER_MINUTE: '2' });
+    const r = await createBareTestApp({ LOGIN_RATE_LIMIT_PER_MINUTE: '2' });
     try {
       const statuses = [];
       for (let i = 0; i < 3; i++) {
@@ -386,7 +428,7 @@ describe('SMS sign-in', () => {
 
   it('should refuse an expired code', async () => {
     const phone = '13800000077';
-    await buildUser(t.db, await tenantIdOf(t.db, 'h001'), { phone });
+    await buildUser(t.db, h001, { phone });
     await t.api({ method: 'GET', url: '/auth/sms', query: { phone } });
     const code = codeFrom(t.sms.findLast((m) => m.phone === phone)?.text ?? '');
     t.clock.advanceMinutes(6);
@@ -406,9 +448,10 @@ describe('SMS sign-in', () => {
   });
 
   it('should write the default provider message to the outbox table', async () => {
-    const o = await createTestApp({}, { smsProvider: undefined });
+    const o = await createBareTestApp({}, { smsProvider: undefined });
     try {
-      // createTestApp passes its own recorder unless overridden with undefined, which falls back to the outbox.
+      await accounts(o);
+      // createBareTestApp passes its own recorder unless overridden with undefined, which falls back to the outbox.
       await o.api({ method: 'GET', url: '/auth/sms', query: { phone: '13800000002' } });
       const { rows } = await o.database.pool.query('select phone, message from sms_outbox');
       expect(rows).toHaveLength(1);
@@ -429,7 +472,7 @@ describe('QR sign-in', () => {
     const status = () => t.api({ method: 'GET', url: '/auth/qr-code/status', query: { key } });
     expect((await status()).json<Body>().data).toEqual({ state: 'pending' });
 
-    const phone = await t.login('entry', 'Demo@2026');
+    const phone = await t.login('entry', TEST_PASSWORD);
     expect(
       (await t.api({ method: 'POST', url: '/auth/qr-code/scan', payload: { key }, token: phone })).statusCode,
     ).toBe(200);
@@ -457,7 +500,7 @@ describe('QR sign-in', () => {
     expect((await t.api({ method: 'GET', url: '/auth/qr-code/status', query: { key } })).json<Body>().data).toEqual({
       state: 'expired',
     });
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login('entry', TEST_PASSWORD);
     const late = await t.api({ method: 'POST', url: '/auth/qr-code/confirm', payload: { key }, token });
     expect(late.statusCode).toBe(400);
     expect(late.json<Body>().message).toBe('二维码已失效，请刷新后重试');
@@ -471,7 +514,7 @@ describe('QR sign-in', () => {
 
 describe('POST auth/logout', () => {
   it('should revoke the token at once and audit it', async () => {
-    const token = await t.login('monitor', 'Demo@2026');
+    const token = await t.login('monitor', TEST_PASSWORD);
     expect((await t.api({ method: 'GET', url: '/sys-user/user-info', token })).statusCode).toBe(200);
     const out = await t.api({ method: 'POST', url: '/auth/logout', token });
     expect(out.statusCode).toBe(200);
@@ -488,7 +531,7 @@ describe('POST auth/logout', () => {
 
 describe('GET auth/change (tenant switch)', () => {
   it('should let the sys administrator act in another tenant and clear the current project', async () => {
-    const token = await t.login('admin', 'Admin@2026');
+    const token = await t.login('admin', TEST_PASSWORD);
     const res = await t.api({ method: 'GET', url: '/auth/change', query: { tenantCode: 'h001' }, token });
     expect(res.statusCode).toBe(200);
     expect(res.json<Body>().message).toBe('操作成功');
@@ -507,7 +550,7 @@ describe('GET auth/change (tenant switch)', () => {
   });
 
   it('should answer 404 for an unknown tenant code and keep the acting tenant', async () => {
-    const token = await t.login('admin', 'Admin@2026');
+    const token = await t.login('admin', TEST_PASSWORD);
     const res = await t.api({ method: 'GET', url: '/auth/change', query: { tenantCode: 'nope' }, token });
     expect(res.statusCode).toBe(404);
     expect(res.json<Body>().message).toBe('租户不存在');
@@ -516,7 +559,7 @@ describe('GET auth/change (tenant switch)', () => {
   });
 
   it('should answer 403 to a user who is not a sys administrator and write nothing', async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await t.login('owner', TEST_PASSWORD);
     const audits = await countRows(t, 'audit_events');
     const res = await t.api({ method: 'GET', url: '/auth/change', query: { tenantCode: 'sys' }, token });
     expect(res.statusCode).toBe(403);
@@ -527,7 +570,7 @@ describe('GET auth/change (tenant switch)', () => {
   });
 
   it('should require the tenant code', async () => {
-    const token = await t.login('admin', 'Admin@2026');
+    const token = await t.login('admin', TEST_PASSWORD);
     const res = await t.api({ method: 'GET', url: '/auth/change', token });
     expect(res.statusCode).toBe(400);
     expect(res.json<Body>().message).toBe('租户编码：不能为空');

@@ -3,10 +3,11 @@ import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_SETUP_REQUIRED } from '@registry/shared/access';
 import { API_BASE } from '@registry/shared/constants';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { buildUser, hospital, patient, project, roleIdOf } from '../../../test/factories';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 
 /**
- * A session whose user still has the initial password (seed: `newdoc` / `Init@2026`) reaches only the calls of the
+ * A session whose user still has the initial password (`newdoc` / `Init@2026`, a member of a project) reaches only the calls of the
  * 设置密码 dialog. The refused routes come from the route table, so a route added later is covered too.
  */
 
@@ -23,7 +24,23 @@ let t: TestApp;
 const routes: RouteOptions[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({}, { routeObserver: (r) => routes.push(r) });
+  t = await createBareTestApp({}, { routeObserver: (r) => routes.push(r) });
+  const h = await hospital(t);
+  const p = await project(t, h.admin);
+  await patient(t, p.owner.token, { centerId: p.defaultCenterId });
+  const newdoc = await buildUser(t.db, h.tenantId, {
+    username: 'newdoc',
+    password: 'Init@2026',
+    initPwd: true,
+    organisationId: h.organisationId,
+  });
+  const added = await t.api({
+    method: 'POST',
+    url: '/project-member',
+    token: p.owner.token,
+    payload: { userId: newdoc.id, roleId: await roleIdOf(t, p, 'data_entry'), centerId: p.defaultCenterId },
+  });
+  expect(added.statusCode, added.body).toBe(200);
 });
 afterAll(async () => {
   await t?.close();

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPTCHA_KEY_HEADER } from '@registry/shared/contracts/auth';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { buildTenant, buildUser } from '../../../test/factories';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 import { purgeExpiredSignInData } from './auth.repository';
 
 let t: TestApp;
+let user: Awaited<ReturnType<typeof buildUser>>;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createBareTestApp();
+  user = await buildUser(t.db, (await buildTenant(t.db)).tenant.id, { phone: '13800000001' });
 });
 afterAll(async () => {
   await t?.close();
@@ -16,7 +19,7 @@ describe('purgeExpiredSignInData', () => {
     await t.api({ method: 'GET', url: '/auth/captcha' });
     await t.api({ method: 'GET', url: '/auth/qr-code' });
     await t.api({ method: 'GET', url: '/auth/sms', query: { phone: '13800000001' } });
-    await t.login('owner', 'Demo@2026');
+    await t.login(user.username, user.password);
     const audits = await countRows(t, 'audit_events');
     const attempts = await countRows(t, 'login_attempts');
 

@@ -2,15 +2,23 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, users } from '../../db/schema';
 import { randomToken } from '../../lib/crypto';
-import { buildUser, tenantIdOf } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { buildTenant, buildUser } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body = { status: number; message: string; data: unknown };
 
 let t: TestApp;
+let tenantId: string;
 beforeAll(async () => {
-  t = await createTestApp({ SESSION_IDLE_MINUTES: '30', SESSION_ABSOLUTE_HOURS: '12' });
+  t = await createBareTestApp({ SESSION_IDLE_MINUTES: '30', SESSION_ABSOLUTE_HOURS: '12' });
+  tenantId = (await buildTenant(t.db)).tenant.id;
 });
+
+/** A new account of the test's hospital, signed in. */
+const signIn = async () => {
+  const user = await buildUser(t.db, tenantId);
+  return t.login(user.username, user.password);
+};
 afterAll(async () => {
   await t?.close();
 });
@@ -35,12 +43,12 @@ describe('sessions', () => {
   });
 
   it('should not accept the token in the query string on ordinary routes', async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await signIn();
     expectExpired(await t.api({ method: 'GET', url: '/sys-user/user-info', query: { access_token: token } }));
   });
 
   it('should end a session idle for 30 minutes', async () => {
-    const token = await t.login('nurse', 'Demo@2026');
+    const token = await signIn();
     t.clock.advanceMinutes(29);
     expect((await userInfo(token)).statusCode).toBe(200);
     t.clock.advanceMinutes(29); // activity 29 minutes ago kept it alive
@@ -50,7 +58,7 @@ describe('sessions', () => {
   });
 
   it('should end a session 12 hours after sign-in however active it is', async () => {
-    const token = await t.login('stat', 'Demo@2026');
+    const token = await signIn();
     for (let i = 0; i < 24; i++) {
       t.clock.advanceMinutes(29);
       expect((await userInfo(token)).statusCode).toBe(200);
@@ -61,14 +69,14 @@ describe('sessions', () => {
   });
 
   it('should end every session of a user when the account is disabled', async () => {
-    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'));
+    const user = await buildUser(t.db, tenantId);
     const token = await t.login(user.username, user.password);
     await t.db.update(users).set({ disabled: true }).where(eq(users.id, user.id));
     expectExpired(await userInfo(token));
   });
 
   it('should refuse every earlier token after a password change, including the one that changed it', async () => {
-    const user = await buildUser(t.db, await tenantIdOf(t.db, 'h001'));
+    const user = await buildUser(t.db, tenantId);
     const a = await t.login(user.username, user.password);
     const b = await t.login(user.username, user.password);
     const res = await t.api({
@@ -84,7 +92,7 @@ describe('sessions', () => {
   });
 
   it('should write last_seen_at at most once a minute', async () => {
-    const token = await t.login('monitor', 'Demo@2026');
+    const token = await signIn();
     const seen = async () => {
       const rows = await t.db.select({ at: sessions.lastSeenAt }).from(sessions).orderBy(sessions.createdAt);
       return rows.map((r) => r.at.getTime());
@@ -100,7 +108,7 @@ describe('sessions', () => {
   });
 
   it('should require X-App-Code: WEB on API calls', async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await signIn();
     const res = await t.api({ method: 'GET', url: '/sys-user/user-info', token, headers: { 'x-app-code': 'APP' } });
     expect(res.statusCode).toBe(400);
     expect(res.json<Body>().message).toBe('缺少或错误的应用标识（X-App-Code）');

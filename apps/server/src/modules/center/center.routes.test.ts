@@ -1,9 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, centers, organisations, projectMembers, projects, roles, tenants, users } from '../../db/schema';
-import { buildProject, buildTenant, buildUser } from '../../../test/factories';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { auditEvents, centers } from '../../db/schema';
+import {
+  buildProject,
+  buildTenant,
+  buildUser,
+  center,
+  hospital,
+  member,
+  project,
+  signedInUser,
+  type Account,
+} from '../../../test/factories';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 type Center = { id: string; code: string; name: string; isDefault: boolean; memberCount: number; status: string };
@@ -14,7 +24,9 @@ let entry: string;
 let entry2: string;
 let lead: string;
 let hfId: string;
-let h001: string;
+let hfpefId: string;
+let admin: Account;
+let stat: Account;
 let secondOrgId: string;
 let foreignOrgId: string;
 let foreignCenterId: string;
@@ -27,27 +39,29 @@ const centerOf = async (projectId: string, code: string) => {
   if (!row) throw new Error(`center ${code} missing`);
   return row;
 };
-const idOfProject = async (code: string) => {
-  const [row] = await t.db.select().from(projects).where(eq(projects.code, code));
-  if (!row) throw new Error(`project ${code} missing`);
-  return row.id;
-};
 const enter = (token: string, projectId: string) =>
   t.api({ method: 'GET', url: `/web-project/change?projectId=${projectId}`, token });
 const listCenters = async (token: string) =>
   (await t.api({ method: 'GET', url: '/project-center/list', token })).json<Body<Center[]>>();
 
 beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  entry2 = await t.login('entry2', 'Demo@2026');
-  hfId = await idOfProject('HF-REG');
-  const [tenant] = await t.db.select().from(tenants).where(eq(tenants.code, 'h001'));
-  h001 = tenant?.id ?? '';
-  const [org] = await t.db.select().from(organisations).where(eq(organisations.name, '示例第二人民医院'));
-  secondOrgId = org?.id ?? '';
-  t2dmCenterId = (await centerOf(await idOfProject('T2DM-FU'), 'C01')).id;
+  t = await createBareTestApp();
+  // A hospital whose administrator owns hf (default center C01 at the hospital, C02 at a second hospital), a
+  // sub-project of it and a second project; entry works at C01, entry2 and a center lead at C02.
+  const h = await hospital(t, { tenant: { name: '示例第一人民医院' } });
+  admin = h.admin;
+  owner = admin.token;
+  const hf = await project(t, admin);
+  hfId = hf.id;
+  hfpefId = (await project(t, admin, { parentId: hf.id })).id;
+  t2dmCenterId = (await project(t, admin)).defaultCenterId;
+  const c02 = await center(t, hf, { code: 'C02', name: '示例第二人民医院' });
+  secondOrgId = c02.organisationId;
+  entry = (await member(t, hf, 'data_entry')).token;
+  entry2 = (await member(t, hf, 'data_entry', { centerId: c02.id })).token;
+  lead = (await member(t, hf, 'center_lead', { centerId: c02.id })).token;
+  // A doctor of the hospital who is no member of hf.
+  stat = await signedInUser(t, h.tenantId);
 
   const other = await buildTenant(t.db);
   foreignOrgId = other.organisationId ?? '';
@@ -64,18 +78,6 @@ beforeAll(async () => {
     })
     .returning();
   foreignCenterId = c?.id ?? '';
-
-  // A center lead of C02.
-  const leadUser = await buildUser(t.db, h001);
-  const [leadRole] = await t.db.select().from(roles).where(eq(roles.code, 'center_lead'));
-  await t.db.insert(projectMembers).values({
-    tenantId: h001,
-    projectId: hfId,
-    userId: leadUser.id,
-    roleId: leadRole?.id ?? '',
-    centerId: (await centerOf(hfId, 'C02')).id,
-  });
-  lead = await t.login(leadUser.username, leadUser.password);
   for (const token of [owner, entry, entry2, lead]) await enter(token, hfId);
 });
 afterAll(async () => {
@@ -98,13 +100,13 @@ describe('GET project-center/list', () => {
   });
 
   it("should give a sub-project its parent's centers", async () => {
-    const token = await t.login('owner', 'Demo@2026');
-    await enter(token, await idOfProject('HF-REG-HFPEF'));
+    const token = await t.login(admin.username, admin.password);
+    await enter(token, hfpefId);
     expect((await listCenters(token)).data.map((c) => c.code)).toEqual(['C01', 'C02']);
   });
 
   it('should answer 404 请先选择项目 when no project is current', async () => {
-    const token = await t.login('stat', 'Demo@2026');
+    const token = await t.login(stat.username, stat.password);
     const res = await t.api({ method: 'GET', url: '/project-center/list', token });
     expect(res.statusCode).toBe(404);
     expect(res.json<Body>().message).toBe('请先选择项目');
@@ -165,8 +167,7 @@ describe('POST/PUT project-center, close and reopen', () => {
     const random = await post(randomUUID());
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json<Body>().message).toBe(random.json<Body>().message);
-    const [statUser] = await t.db.select().from(users).where(eq(users.username, 'stat'));
-    const notMember = await post(secondOrgId, statUser?.id ?? '');
+    const notMember = await post(secondOrgId, stat.id);
     expect(notMember.statusCode).toBe(400);
     expect(notMember.json<Body>().message).toBe('负责人须为项目成员');
   });

@@ -5,9 +5,11 @@ import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftResponse, ImportResponse, VersionSummary } from '@registry/shared/contracts/form-definition';
-import { auditEvents, projects } from '../../db/schema';
+import { auditEvents } from '../../db/schema';
+import { HF_REG_DEFINITION } from '../../db/seed-database';
+import { hospital, member, project, publishCrf } from '../../../test/factories';
 import { describeWithShared } from '../../../test/shared-folder';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 import { definitionToWorkbook, DICTIONARY_SHEET, workbookToDefinition } from './excel';
 import { checkOdmStructure } from './odm-structure.test-support';
 
@@ -40,15 +42,14 @@ const upload = (url: string, token: string, name: string, data: Buffer) =>
   t.api({ method: 'POST', url, token, ...multipart(name, data) });
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  hfId = hf?.id ?? '';
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  for (const token of [owner, entry]) {
-    const res = await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token });
-    expect(res.statusCode, res.body).toBe(200);
-  }
+  t = await createBareTestApp();
+  // A project whose CRF is the heart-failure definition (every field type), published through the API; its owner
+  // and a data-entry member are in it.
+  const hf = await project(t, (await hospital(t)).admin);
+  hfId = hf.id;
+  owner = hf.owner.token;
+  await publishCrf(t, owner, HF_REG_DEFINITION);
+  entry = (await member(t, hf, 'data_entry')).token;
 });
 
 afterAll(async () => {

@@ -11,9 +11,9 @@ import {
   validRecordArb,
 } from '@registry/shared/forms/testing/arbitraries';
 import { listForms } from '@registry/shared/forms/walk';
-import { fieldDictOptions, fieldDicts, projectMembers, roles, tenants, users } from '../../db/schema';
-import { buildProject } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { fieldDictOptions, fieldDicts } from '../../db/schema';
+import { hospital, project } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 /**
  * "The web and the server agree": the web runs `validateRecord` itself; the server runs it behind
@@ -32,22 +32,11 @@ let dictionary: Set<string>;
 const wire = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createBareTestApp();
   // noon in China on the day the arbitraries take as today
   t.clock.set(new Date(`${ARBITRARY_TODAY}T04:00:00Z`));
-  const [h001] = await t.db.select().from(tenants).where(eq(tenants.code, 'h001'));
-  const [owner] = await t.db.select().from(users).where(eq(users.username, 'owner'));
-  const [role] = await t.db
-    .select()
-    .from(roles)
-    .where(and(eq(roles.code, 'project_owner'), isNull(roles.tenantId)));
-  if (!h001 || !owner || !role) throw new Error('demo data missing');
-  const project = await buildProject(t.db, h001.id, owner.id);
-  await t.db
-    .insert(projectMembers)
-    .values({ tenantId: h001.id, projectId: project.id, userId: owner.id, roleId: role.id });
-  token = await t.login('owner', 'Demo@2026');
-  await t.api({ method: 'GET', url: `/web-project/change?projectId=${project.id}`, token });
+  // a new project, entered by its owner
+  token = (await project(t, (await hospital(t)).admin)).owner.token;
   const options = await t.db
     .select({ dict: fieldDicts.code, code: fieldDictOptions.code })
     .from(fieldDictOptions)

@@ -24,11 +24,19 @@ import {
   projectMembers,
   projects,
   roles,
-  tenants,
-  users,
 } from '../../db/schema';
-import { buildProject, buildTenant, buildUser } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { HF_REG_DEFINITION, HF_REG_DRAFT, HFPEF_DEFINITION, T2DM_DEFINITION } from '../../db/seed-database';
+import {
+  buildProject,
+  buildTenant,
+  buildUser,
+  hospital,
+  member,
+  project,
+  publishCrf,
+  type Account,
+} from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 
@@ -39,6 +47,8 @@ let ownerId: string;
 let h001: string;
 let hfId: string;
 let hfpefId: string;
+let ownerAccount: Account;
+let entryAccount: Account;
 
 const idOfProject = async (code: string) => {
   const [row] = await t.db.select().from(projects).where(eq(projects.code, code));
@@ -67,7 +77,7 @@ async function freshProject(parentId?: string): Promise<{ token: string; project
       userId: ownerId,
       roleId: await roleId('project_owner'),
     });
-  const token = await t.login('owner', 'Demo@2026');
+  const token = await t.login(ownerAccount.username, ownerAccount.password);
   await enter(token, project.id);
   return { token, projectId: project.id };
 }
@@ -158,15 +168,26 @@ async function saveAndPublish(token: string, definition: Definition, extra: { co
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const [tenant] = await t.db.select().from(tenants).where(eq(tenants.code, 'h001'));
-  h001 = tenant?.id ?? '';
-  const [o] = await t.db.select().from(users).where(eq(users.username, 'owner'));
-  ownerId = o?.id ?? '';
-  hfId = await idOfProject('HF-REG');
-  hfpefId = await idOfProject('HF-REG-HFPEF');
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
+  t = await createBareTestApp();
+  // The heart-failure study's databases, made through the API: HF-REG (v1 published, a draft with one unpublished
+  // change), its sub-project HF-REG-HFPEF (its own forms) and T2DM-FU, all of the hospital administrator 王主任;
+  // `entry` is a data-entry member of HF-REG.
+  const h = await hospital(t, { tenant: { code: 'h001' }, admin: { name: '王主任' } });
+  h001 = h.tenantId;
+  ownerAccount = h.admin;
+  ownerId = h.admin.id;
+  const hf = await project(t, h.admin, { code: 'HF-REG', name: '心力衰竭注册登记研究' });
+  hfId = hf.id;
+  await publishCrf(t, h.admin.token, HF_REG_DEFINITION);
+  const draft = await getDraft(h.admin.token);
+  expect((await save(h.admin.token, draft.data.revision, HF_REG_DRAFT)).statusCode).toBe(200);
+  hfpefId = (await project(t, h.admin, { code: 'HF-REG-HFPEF', parentId: hf.id })).id;
+  await publishCrf(t, h.admin.token, HFPEF_DEFINITION);
+  await project(t, h.admin, { code: 'T2DM-FU' });
+  await publishCrf(t, h.admin.token, T2DM_DEFINITION);
+  entryAccount = await member(t, hf, 'data_entry');
+  owner = await t.login(ownerAccount.username, ownerAccount.password);
+  entry = await t.login(entryAccount.username, entryAccount.password);
   await enter(owner, hfId);
   await enter(entry, hfId);
 });
@@ -191,7 +212,7 @@ describe('GET form-definition/draft', () => {
     expect((await getDraft(token)).data.revision).toBe(0);
   });
 
-  it('should show the demo database with its published version and one unpublished change', async () => {
+  it('should show the heart-failure database with its published version and one unpublished change', async () => {
     const body = await getDraft(owner);
     expect(body.data.problems).toEqual([]);
     expect(body.data.unpublishedChanges).toBe(true);
@@ -559,7 +580,7 @@ describe('POST form-definition/discard-draft', () => {
 
 describe('sub-projects', () => {
   it("should show a sub-project its parent's latest version and its own forms", async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await t.login(ownerAccount.username, ownerAccount.password);
     await enter(token, hfpefId);
     const draft = (await getDraft(token)).data;
     expect(draft.parent).toMatchObject({ projectName: '心力衰竭注册登记研究', versionNo: 1 });
@@ -581,7 +602,7 @@ describe('sub-projects', () => {
   });
 
   it("should give any member a published version of the project or its parent by id, and 404 for another project's", async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login(entryAccount.username, entryAccount.password);
     await enter(token, hfId);
     const published = (await t.api({ method: 'GET', url: '/form-definition/published', token })).json<
       Body<PublishedResponse>

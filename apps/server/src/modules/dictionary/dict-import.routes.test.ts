@@ -1,10 +1,11 @@
 import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, fieldDictOptions, fieldDicts, projects } from '../../db/schema';
+import { auditEvents, fieldDictOptions, fieldDicts } from '../../db/schema';
 import { buildTenant } from '../../../test/factories';
 import { multipartFile } from '../../../test/files';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { hospital, member, project } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 type Report = {
@@ -26,10 +27,6 @@ let t: TestApp;
 let owner: string;
 let entry: string;
 
-const enter = async (token: string, code: string) => {
-  const [row] = await t.db.select().from(projects).where(eq(projects.code, code));
-  await t.api({ method: 'GET', url: `/web-project/change?projectId=${row?.id ?? ''}`, token });
-};
 const newList = async (code: string) => {
   const res = await t.api({ method: 'POST', url: '/sys-field-dict', token: owner, payload: { code, name: code } });
   return res.json<Body<{ id: string }>>().data.id;
@@ -81,11 +78,11 @@ function diagnosisRows(n: number): (string | number)[][] {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  await enter(owner, 'HF-REG');
-  await enter(entry, 'HF-REG');
+  t = await createBareTestApp();
+  // A project with its owner and a data-entry member, both in it.
+  const p = await project(t, (await hospital(t)).admin);
+  owner = p.owner.token;
+  entry = (await member(t, p, 'data_entry')).token;
 });
 afterAll(async () => {
   await t?.close();

@@ -1,10 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { areas, auditEvents, fieldDictOptions, fieldDicts, formDrafts, projects, users } from '../../db/schema';
+import { areas, auditEvents, fieldDictOptions, fieldDicts, formDrafts } from '../../db/schema';
 import { loadAreaRows } from '../../db/reference-data/areas';
 import { BUILT_IN_LISTS, ensureReferenceData } from '../../db/reference-data/ensure-reference-data';
-import { buildProject, buildTenant, tenantIdOf } from '../../../test/factories';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { buildProject, buildTenant, hospital, member, project } from '../../../test/factories';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 type Dict = { id: string; code: string; name: string; builtIn: boolean; source: string | null; optionCount: number };
@@ -32,12 +32,9 @@ let t: TestApp;
 let owner: string;
 let entry: string;
 let h001: string;
+let ownerId: string;
 let foreignDictId: string;
 
-const enter = async (token: string, code: string) => {
-  const [row] = await t.db.select().from(projects).where(eq(projects.code, code));
-  await t.api({ method: 'GET', url: `/web-project/change?projectId=${row?.id ?? ''}`, token });
-};
 const dicts = async (token: string) =>
   (await t.api({ method: 'GET', url: '/sys-field-dict/list', token })).json<Body<Dict[]>>().data;
 const options = async (token: string, payload: Record<string, unknown>) =>
@@ -53,12 +50,14 @@ const builtInId = async (code: string) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  await enter(owner, 'HF-REG');
-  await enter(entry, 'HF-REG');
-  h001 = await tenantIdOf(t.db, 'h001');
+  t = await createBareTestApp();
+  // A hospital's project with its owner (the administrator) and a data-entry member, both in it.
+  const h = await hospital(t);
+  h001 = h.tenantId;
+  ownerId = h.admin.id;
+  const p = await project(t, h.admin);
+  owner = p.owner.token;
+  entry = (await member(t, p, 'data_entry')).token;
   const other = await buildTenant(t.db);
   const [d] = await t.db
     .insert(fieldDicts)
@@ -269,8 +268,7 @@ describe('tenant lists', () => {
       payload: { code: 'used_list', name: '被引用的字典' },
     });
     const dict = created.json<Body<Dict>>().data;
-    const [ownerRow] = await t.db.select().from(users).where(eq(users.username, 'owner'));
-    const project = await buildProject(t.db, h001, ownerRow?.id ?? '');
+    const project = await buildProject(t.db, h001, ownerId);
     await t.db.insert(formDrafts).values({
       tenantId: h001,
       projectId: project.id,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTenant, buildUser } from '../../../test/factories';
 import { DOCX_MIN, JPEG_HEAD, PDF_MIN, PNG_1X1, SVG_SCRIPT, TEXT } from '../../../test/files';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 import type { FileStorage } from './file-storage';
 
 type Body<T = unknown> = { status: number; message: string; data: T; requestId?: string };
@@ -11,8 +11,11 @@ type Uploaded = { id: string; name: string; size: number; contentType: string; p
 
 const MAX = 4096;
 let t: TestApp;
+/** A doctor of a hospital. */
+let entry: Awaited<ReturnType<typeof buildUser>>;
 beforeAll(async () => {
-  t = await createTestApp({ UPLOAD_MAX_BYTES: String(MAX), UPLOAD_MAX_FILES: '3' });
+  t = await createBareTestApp({ UPLOAD_MAX_BYTES: String(MAX), UPLOAD_MAX_FILES: '3' });
+  entry = await buildUser(t.db, (await buildTenant(t.db)).tenant.id);
 });
 afterAll(async () => {
   await t?.close();
@@ -70,7 +73,7 @@ async function snapshot() {
 
 describe('uploads', () => {
   it('should store an image checked by content, record it, audit it and answer with a preview URL', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login(entry.username, entry.password);
     const before = await snapshot();
     for (const url of ['/oss/file/upload-file', '/oss/file/upload']) {
       const res = await upload(token, '心电图.PNG', PNG_1X1, url);
@@ -85,7 +88,7 @@ describe('uploads', () => {
   });
 
   it('should accept a PDF as a document and refuse it as an avatar', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login(entry.username, entry.password);
     expect((await upload(token, 'report.pdf', PDF_MIN, '/oss/file/upload', 'document')).statusCode).toBe(200);
     const avatar = await upload(token, 'report.pdf', PDF_MIN, '/oss/file/upload', 'avatar');
     expect(avatar.statusCode).toBe(400);
@@ -93,7 +96,7 @@ describe('uploads', () => {
   });
 
   it('should refuse an SVG avatar, a file whose content is not its extension, and unknown content, writing nothing', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login(entry.username, entry.password);
     const before = await snapshot();
     const svg = await upload(token, 'avatar.svg', SVG_SCRIPT, '/oss/file/upload', 'avatar');
     expect(svg.statusCode).toBe(400);
@@ -112,7 +115,7 @@ describe('uploads', () => {
   });
 
   it('should answer 413 with the limit in MB for a file over the limit and write nothing', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login(entry.username, entry.password);
     const before = await snapshot();
     const big = Buffer.concat([PNG_1X1, Buffer.alloc(MAX, 1)]);
     const res = await upload(token, 'big.png', big);
@@ -124,7 +127,7 @@ describe('uploads', () => {
   });
 
   it('should store several files at once, all or nothing', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login(entry.username, entry.password);
     const ok = await t.api({
       method: 'POST',
       url: '/oss/file/upload-files',
@@ -160,7 +163,7 @@ describe('uploads', () => {
   });
 
   it('should refuse an upload without a session before reading it, and a request without a file', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login(entry.username, entry.password);
     const before = await snapshot();
     expect((await upload(undefined, 'a.png', PNG_1X1)).statusCode).toBe(401);
     const json = await t.api({ method: 'POST', url: '/oss/file/upload', token, payload: { file: 'x' } });
@@ -176,9 +179,10 @@ describe('uploads', () => {
       get: async () => undefined,
       delete: async () => undefined,
     };
-    const f = await createTestApp({}, { fileStorage: failing });
+    const f = await createBareTestApp({}, { fileStorage: failing });
     try {
-      const token = await f.login('entry', 'Demo@2026');
+      const doctor = await buildUser(f.db, (await buildTenant(f.db)).tenant.id);
+      const token = await f.login(doctor.username, doctor.password);
       const res = await f.api({
         method: 'POST',
         url: '/oss/file/upload',
@@ -199,7 +203,7 @@ describe('uploads', () => {
 
 describe('GET oss/file/preview/:id', () => {
   it('should serve the bytes inline with nosniff and no-store, with the token in the query', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login(entry.username, entry.password);
     const { id, previewUrl } = (await upload(token, 'x.png', PNG_1X1)).json<Body<Uploaded>>().data;
     const res = await t.app.inject({ method: 'GET', url: `${previewUrl}?access_token=${token}` });
     expect(res.statusCode).toBe(200);
@@ -213,7 +217,7 @@ describe('GET oss/file/preview/:id', () => {
   });
 
   it('should sandbox every served file and send a PDF as an attachment, never inline', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login(entry.username, entry.password);
     const pdf = await upload(token, '知情同意书.pdf', PDF_MIN, '/oss/file/upload', 'document');
     expect(pdf.statusCode).toBe(200);
     const res = await t.app.inject({
@@ -232,7 +236,7 @@ describe('GET oss/file/preview/:id', () => {
   });
 
   it('should send non-inline types as attachments', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login(entry.username, entry.password);
     const up = await upload(token, 'protocol.docx', DOCX_MIN, '/oss/file/upload', 'attachment');
     expect(up.statusCode).toBe(200);
     const res = await t.app.inject({
@@ -243,7 +247,7 @@ describe('GET oss/file/preview/:id', () => {
   });
 
   it("should answer 404 for another tenant's file, exactly like a missing one, and 401 without a token", async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await t.login(entry.username, entry.password);
     const { previewUrl } = (await upload(token, 'x.png', PNG_1X1)).json<Body<Uploaded>>().data;
     const { tenant } = await buildTenant(t.db);
     const stranger = await buildUser(t.db, tenant.id);

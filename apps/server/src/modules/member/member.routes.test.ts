@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, centers, projectMembers, projects, roles, users } from '../../db/schema';
-import { buildProject, buildTenant, buildUser } from '../../../test/factories';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { auditEvents, projectMembers, roles, users } from '../../db/schema';
+import { buildProject, buildTenant, buildUser, center, hospital, member, project } from '../../../test/factories';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 type Role = { id: string; code: string; name: string; builtIn: boolean; memberCount: number; permissions: string[] };
@@ -18,6 +18,7 @@ let c01: string;
 let c02: string;
 let foreignUserId: string;
 let foreignRoleId: string;
+let t2dmCenterId: string;
 
 const one = async <T>(rows: Promise<T[]>): Promise<T> => {
   const [row] = await rows;
@@ -26,7 +27,16 @@ const one = async <T>(rows: Promise<T[]>): Promise<T> => {
 };
 const enter = (token: string, projectId: string) =>
   t.api({ method: 'GET', url: `/web-project/change?projectId=${projectId}`, token });
-const roleId = async (code: string) => (await one(t.db.select().from(roles).where(eq(roles.code, code)))).id;
+/** A built-in role or a custom role of hf, by code. */
+const roleId = async (code: string) =>
+  (
+    await one(
+      t.db
+        .select()
+        .from(roles)
+        .where(and(eq(roles.code, code), or(isNull(roles.projectId), eq(roles.projectId, hfId)))),
+    )
+  ).id;
 const pageMembers = async (token: string, payload: Record<string, unknown> = {}) =>
   (await t.api({ method: 'POST', url: '/project-member/page', token, payload })).json<
     Body<{ records: Member[]; total: number }>
@@ -35,28 +45,31 @@ const sameAs = (a: { json: () => unknown }, b: { json: () => unknown }) =>
   expect({ ...(a.json() as Body), requestId: '' }).toEqual({ ...(b.json() as Body), requestId: '' });
 
 beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  const hf = await one(t.db.select().from(projects).where(eq(projects.code, 'HF-REG')));
+  t = await createBareTestApp();
+  // hf of the hospital's administrator `owner`: C01 at the hospital, C02 at a second one, the custom role 质控员,
+  // data-entry members at C01 (entry), at C02 (entry2) and over all centers, a nurse and a monitor over all centers;
+  // `stat` is a doctor of the hospital outside hf; a second project t2dm.
+  const h = await hospital(t, { tenant: { name: '示例第一人民医院' }, admin: { username: 'owner', name: '王主任' } });
+  h001 = h.tenantId;
+  const hf = await project(t, h.admin);
   hfId = hf.id;
-  h001 = hf.tenantId;
-  c01 = (
-    await one(
-      t.db
-        .select()
-        .from(centers)
-        .where(and(eq(centers.projectId, hfId), eq(centers.code, 'C01'))),
-    )
-  ).id;
-  c02 = (
-    await one(
-      t.db
-        .select()
-        .from(centers)
-        .where(and(eq(centers.projectId, hfId), eq(centers.code, 'C02'))),
-    )
-  ).id;
+  c01 = hf.defaultCenterId;
+  c02 = (await center(t, hf, { code: 'C02', name: '示例第二人民医院' })).id;
+  const qc = await t.api({
+    method: 'POST',
+    url: '/project-role',
+    token: hf.owner.token,
+    payload: { code: 'qc', name: '质控员', permissions: ['home.view', 'patient.list', 'audit.view'] },
+  });
+  expect(qc.statusCode, qc.body).toBe(200);
+  entry = (await member(t, hf, 'data_entry', { user: { username: 'entry' } })).token;
+  await member(t, hf, 'data_entry', { centerId: c02, user: { username: 'entry2' } });
+  await member(t, hf, 'data_entry', { centerId: null });
+  await member(t, hf, 'followup_nurse', { centerId: null, user: { username: 'nurse' } });
+  await member(t, hf, 'monitor', { centerId: null, user: { username: 'monitor' } });
+  await buildUser(t.db, h001, { username: 'stat' });
+  t2dmCenterId = (await project(t, h.admin)).defaultCenterId;
+  owner = await t.login('owner', h.admin.password);
   const other = await buildTenant(t.db);
   const otherUser = await buildUser(t.db, other.tenant.id);
   foreignUserId = otherUser.id;
@@ -371,8 +384,6 @@ describe('project members', () => {
       payload: { userId: monitor?.id, roleId: await roleId('viewer'), centerId: c02 },
     });
     expect(otherCenter.statusCode).toBe(404);
-    const t2dm = await one(t.db.select().from(projects).where(eq(projects.code, 'T2DM-FU')));
-    const t2dmCenter = await one(t.db.select().from(centers).where(eq(centers.projectId, t2dm.id)));
     const viewer = await roleId('viewer');
     const add = (centerId: string) =>
       t.api({
@@ -381,7 +392,7 @@ describe('project members', () => {
         token: owner,
         payload: { userId: monitor?.id, roleId: viewer, centerId },
       });
-    const foreignCenter = await add(t2dmCenter.id);
+    const foreignCenter = await add(t2dmCenterId);
     expect(foreignCenter.statusCode).toBe(404);
     sameAs(foreignCenter, await add(randomUUID()));
   });

@@ -1,14 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MenuItem } from '@registry/shared/contracts/auth';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { hospital, member, project, type Account, type TestProject } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T };
 type Menu = { menus: MenuItem[]; permissions: string[] };
 
 let t: TestApp;
+/** Two projects of one hospital: the administrator owns both; entry and nurse work in hf, stat in t2dm. */
+let owner: Account;
+let entry: Account;
+let nurse: Account;
+let stat: Account;
+let hf: TestProject;
+let t2dm: TestProject;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createBareTestApp();
+  owner = (await hospital(t)).admin;
+  hf = await project(t, owner);
+  t2dm = await project(t, owner);
+  entry = await member(t, hf, 'data_entry');
+  nurse = await member(t, hf, 'followup_nurse', { centerId: null });
+  stat = await member(t, t2dm, 'statistician', { centerId: null });
 });
+/** A new session of the account: no current project yet. */
+const signIn = (a: Account) => t.login(a.username, a.password);
 afterAll(async () => {
   await t?.close();
 });
@@ -29,7 +45,7 @@ async function enter(token: string, code: string) {
 
 describe('GET auth/menu', () => {
   it('should give a hospital member the personal menu of the tenant role only', async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await signIn(entry);
     const data = await menu(token, 'index');
     expect(hrefs(data.menus)).toEqual(['/person/project', '/person/equity', '/person/order']);
     expect(data.permissions.sort()).toEqual(['equity.view', 'order.view', 'project.list']);
@@ -37,9 +53,9 @@ describe('GET auth/menu', () => {
   });
 
   it('should add the project configuration group for an owner inside a project', async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await signIn(owner);
     expect(hrefs((await menu(token, 'index')).menus)).not.toContain('/manage/database');
-    await enter(token, 'HF-REG');
+    await enter(token, hf.code);
     const data = await menu(token, 'index');
     const group = data.menus.find((m) => m.name === '项目配置');
     expect(group?.type).toBe('1');
@@ -59,8 +75,8 @@ describe('GET auth/menu', () => {
   });
 
   it("should filter the project menu by the member's role in the current project", async () => {
-    const token = await t.login('stat', 'Demo@2026');
-    await enter(token, 'T2DM-FU');
+    const token = await signIn(stat);
+    await enter(token, t2dm.code);
     const data = await menu(token, 'project');
     expect(hrefs(data.menus)).toEqual(['/home', '/retrieval', '/retrieval/export', '/analysis']);
     expect(data.menus.map((m) => m.name)).toEqual(['首页', '数据检索', '统计分析']);
@@ -69,8 +85,8 @@ describe('GET auth/menu', () => {
   });
 
   it('should give the owner the whole project menu', async () => {
-    const token = await t.login('owner', 'Demo@2026');
-    await enter(token, 'HF-REG');
+    const token = await signIn(owner);
+    await enter(token, hf.code);
     const data = await menu(token, 'project');
     expect(hrefs(data.menus)).toEqual([
       '/home',
@@ -101,8 +117,8 @@ describe('GET auth/menu', () => {
   });
 
   it('should not offer the project configuration to a data-entry member inside the project', async () => {
-    const token = await t.login('entry', 'Demo@2026');
-    await enter(token, 'HF-REG');
+    const token = await signIn(entry);
+    await enter(token, hf.code);
     const data = await menu(token, 'project');
     expect(data.menus.map((m) => m.name)).not.toContain('项目配置');
     expect(hrefs(data.menus).filter((h) => h.startsWith('/manage/'))).toEqual([]);
@@ -112,7 +128,7 @@ describe('GET auth/menu', () => {
   });
 
   it('should give an empty project menu before a project is chosen and require the group code', async () => {
-    const token = await t.login('nurse', 'Demo@2026');
+    const token = await signIn(nurse);
     expect((await menu(token, 'project')).menus).toEqual([]);
     const res = await t.api({ method: 'GET', url: '/auth/menu', token });
     expect(res.statusCode).toBe(400);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationVO } from '@registry/shared/contracts/notification';
-import { notifications, projects, users } from '../../db/schema';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { notifications } from '../../db/schema';
+import { hospital, member, project } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T };
 
@@ -13,24 +13,15 @@ let entryToken: string;
 let ownerIds: string[];
 let entryId: string;
 
-async function userRow(username: string) {
-  const [row] = await t.db
-    .select({ id: users.id, tenantId: users.tenantId })
-    .from(users)
-    .where(eq(users.username, username));
-  if (!row) throw new Error(`${username} missing`);
-  return row;
-}
-
 beforeAll(async () => {
-  t = await createTestApp();
-  const owner = await userRow('owner');
-  const entry = await userRow('entry');
-  const [project] = await t.db.select({ id: projects.id }).from(projects).where(eq(projects.code, 'HF-REG'));
+  t = await createBareTestApp();
+  const p = await project(t, (await hospital(t)).admin);
+  const owner = p.owner;
+  const entry = await member(t, p, 'data_entry');
   const row = (userId: string, tenantId: string, n: number, minutes: number) => ({
     tenantId,
     userId,
-    projectId: project?.id ?? null,
+    projectId: p.id,
     kind: 'followup_due',
     entityId: randomUUID(),
     title: `随访提醒：C01-000${n} 出院后3个月`,
@@ -52,8 +43,8 @@ beforeAll(async () => {
     .values(row(entry.id, entry.tenantId, 4, 0))
     .returning({ id: notifications.id });
   entryId = e!.id;
-  ownerToken = await t.login('owner', 'Demo@2026');
-  entryToken = await t.login('entry', 'Demo@2026');
+  ownerToken = owner.token;
+  entryToken = entry.token;
 });
 afterAll(async () => {
   await t?.close();

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, pageConfigs, projects } from '../../db/schema';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { auditEvents, pageConfigs } from '../../db/schema';
+import { hospital, member, project, type Account } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 type Layout = { pageKey: string; config: { columns: { key: string; visible: boolean; width?: number }[] } | null };
@@ -9,6 +10,8 @@ type Layout = { pageKey: string; config: { columns: { key: string; visible: bool
 let t: TestApp;
 let owner: string;
 let entry: string;
+let ownerAccount: Account;
+let entryAccount: Account;
 let hfId: string;
 let t2dmId: string;
 
@@ -31,12 +34,16 @@ const enter = (token: string, projectId: string) =>
   t.api({ method: 'GET', url: `/web-project/change?projectId=${projectId}`, token });
 
 beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  const all = await t.db.select().from(projects);
-  hfId = all.find((p) => p.code === 'HF-REG')?.id ?? '';
-  t2dmId = all.find((p) => p.code === 'T2DM-FU')?.id ?? '';
+  t = await createBareTestApp();
+  // One hospital, two projects of its administrator; entry is a data-entry member of the first.
+  ownerAccount = (await hospital(t)).admin;
+  const hf = await project(t, ownerAccount);
+  hfId = hf.id;
+  t2dmId = (await project(t, ownerAccount)).id;
+  entryAccount = await member(t, hf, 'data_entry');
+  // New sessions with no project chosen yet.
+  owner = await t.login(ownerAccount.username, ownerAccount.password);
+  entry = await t.login(entryAccount.username, entryAccount.password);
 });
 afterAll(async () => {
   await t.close();
@@ -44,7 +51,7 @@ afterAll(async () => {
 
 describe('page-config-custom', () => {
   it('should answer 404 请先选择项目 when no project is chosen', async () => {
-    const fresh = await t.login('entry', 'Demo@2026');
+    const fresh = await t.login(entryAccount.username, entryAccount.password);
     const res = await get(fresh);
     expect(res.statusCode).toBe(404);
     expect(res.json<Body>().message).toBe('请先选择项目');
@@ -89,7 +96,7 @@ describe('page-config-custom', () => {
   });
 
   it('should keep layouts per project: another project starts from the default', async () => {
-    const other = await t.login('owner', 'Demo@2026');
+    const other = await t.login(ownerAccount.username, ownerAccount.password);
     await enter(other, t2dmId);
     expect((await get(other)).json<Body<Layout>>().data.config).toBeNull();
     await save(other, { columns: [{ key: 'field:hba1c', visible: true }] });

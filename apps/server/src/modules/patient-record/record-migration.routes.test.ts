@@ -1,16 +1,17 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MigrationApplyResponse, MigrationPreviewResponse } from '@registry/shared/contracts/record-migration';
 import { DEFAULT_MISSING_CODES, type Definition, type FieldDefinition } from '@registry/shared/forms/definition';
-import { auditEvents, formRecords, projectMembers, recordValueVersions, roles, users } from '../../db/schema';
-import { buildPatient, buildProject, tenantIdOf } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { auditEvents, formRecords, recordValueVersions } from '../../db/schema';
+import { buildPatient, hospital, member, project, type Account } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 
 let t: TestApp;
 let h001: string;
-let ownerId: string;
+/** The hospital administrator who owns every project of these tests. */
+let owner: Account;
 
 const definitionOf = (fields: FieldDefinition[]): Definition => ({
   missingCodes: DEFAULT_MISSING_CODES,
@@ -46,19 +47,12 @@ async function publish(token: string, definition: Definition) {
 
 /** A project of `owner` with v1 published, two patients with a submitted vitals record each, then v2 published. */
 async function projectWithOldRecords() {
-  const project = await buildProject(t.db, h001, ownerId);
-  const [role] = await t.db
-    .select({ id: roles.id })
-    .from(roles)
-    .where(and(eq(roles.code, 'project_owner'), isNull(roles.tenantId)));
-  await t.db
-    .insert(projectMembers)
-    .values({ tenantId: h001, projectId: project.id, userId: ownerId, roleId: role?.id ?? '' });
-  const token = await t.login('owner', 'Demo@2026');
-  await t.api({ method: 'GET', url: `/web-project/change?projectId=${project.id}`, token });
+  const p = await project(t, owner);
+  const token = await t.login(owner.username, owner.password);
+  await t.api({ method: 'GET', url: `/web-project/change?projectId=${p.id}`, token });
   await publish(token, V1);
-  const a = await buildPatient(t.db, h001, project.id);
-  const b = await buildPatient(t.db, h001, project.id);
+  const a = await buildPatient(t.db, h001, p.id);
+  const b = await buildPatient(t.db, h001, p.id);
   for (const [patient, data] of [
     [a, { weight: 72.5, height: 170 }],
     [b, { weight: 80, height: 175, note: '门诊复查' }],
@@ -72,7 +66,7 @@ async function projectWithOldRecords() {
     expect(res.statusCode, res.body).toBe(200);
   }
   await publish(token, V2);
-  return { token, a, b };
+  return { token, a, b, project: p };
 }
 
 const preview = (token: string, payload: Record<string, unknown> = {}) =>
@@ -93,10 +87,10 @@ const versionNo = async (token: string, patientId: string) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  h001 = await tenantIdOf(t.db, 'h001');
-  const [owner] = await t.db.select().from(users).where(eq(users.username, 'owner'));
-  ownerId = owner?.id ?? '';
+  t = await createBareTestApp();
+  const h = await hospital(t);
+  h001 = h.tenantId;
+  owner = h.admin;
 });
 afterAll(async () => {
   await t?.close();
@@ -182,10 +176,11 @@ describe('CRF version migration', () => {
   });
 
   it('should answer 404 for a patient out of scope and 403 without patient.edit', async () => {
-    const { token } = await projectWithOldRecords();
+    const { token, project: p } = await projectWithOldRecords();
     const missing = await preview(token, { patientId: '00000000-0000-4000-8000-000000000000' });
     expect(missing.statusCode).toBe(404);
-    const monitor = await t.login('monitor', 'Demo@2026');
+    // a monitor of the project (no patient.edit)
+    const monitor = (await member(t, p, 'monitor', { centerId: null })).token;
     expect((await apply(monitor, { reason: 'x' })).statusCode).toBe(403);
   });
 });

@@ -3,21 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Definition, FormDefinition } from '@registry/shared/forms/definition';
 import { validateRecord } from '@registry/shared/forms/record';
 import { findForm } from '@registry/shared/forms/walk';
-import {
-  auditEvents,
-  dataQueries,
-  formRecords,
-  formVersions,
-  patients,
-  projects,
-  recordValueVersions,
-  users,
-} from '../../db/schema';
+import { auditEvents, dataQueries, formRecords, formVersions, recordValueVersions } from '../../db/schema';
+import { HF_REG_DEFINITION } from '../../db/seed-database';
 import { AppError } from '../../lib/errors';
-import { resolvePhiKeys } from '../../lib/phi-crypto';
 import type { AuditContext } from '../../plugins/audit';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { seedDemoPatients } from '../patient/patient.seed';
+import { hospital, member, patient, project, publishCrf } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 import { writeRecord, type RecordWrite } from './record-writer';
 
 let t: TestApp;
@@ -57,20 +48,17 @@ const auditOf = (recordId: string) =>
     .orderBy(asc(auditEvents.id));
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedDemoPatients(t.db, await resolvePhiKeys(t.config));
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  const [version] = await t.db
-    .select()
-    .from(formVersions)
-    .where(eq(formVersions.projectId, hf?.id ?? ''));
-  const [entry] = await t.db.select().from(users).where(eq(users.username, 'entry'));
-  const rows = await t.db
-    .select()
-    .from(patients)
-    .where(eq(patients.projectId, hf?.id ?? ''))
-    .orderBy(asc(patients.seq));
-  if (!hf || !version || !entry || rows.length < 3) throw new Error('demo data missing');
+  t = await createBareTestApp();
+  // A project whose CRF is the heart-failure definition (published through the API), three patients, and a
+  // data-entry member who writes the records.
+  const hf = await project(t, (await hospital(t)).admin);
+  const published = await publishCrf(t, hf.owner.token, HF_REG_DEFINITION);
+  const entry = await member(t, hf, 'data_entry', { centerId: null });
+  const rows = [];
+  for (const name of ['甲', '乙', '丙'])
+    rows.push(await patient(t, hf.owner.token, { name, centerId: hf.defaultCenterId }));
+  const [version] = await t.db.select().from(formVersions).where(eq(formVersions.id, published.id));
+  if (!version) throw new Error('version missing');
   definition = version.definition as Definition;
   patientIds = rows.map((r) => r.id);
   ctx = { actorId: entry.id, tenantId: hf.tenantId, requestId: 'req-writer', ip: '127.0.0.1' };

@@ -1,19 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Definition, FieldDefinition } from '@registry/shared/forms/definition';
-import {
-  auditEvents,
-  centers,
-  formRecords,
-  formVersions,
-  projectMembers,
-  projects,
-  roles,
-  users,
-} from '../../db/schema';
-import { HF_REG_DEFINITION } from '../../db/seed-database';
-import { buildUser } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { auditEvents, centers, formRecords, formVersions } from '../../db/schema';
+import { HF_REG_DEFINITION, HFPEF_DEFINITION } from '../../db/seed-database';
+import { center, hospital, member, project, publishCrf, type Account } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 /**
  * The patient list's CRF columns: values of list-flagged fields from the first live instance of their form, filters
@@ -29,6 +20,8 @@ let owner: string;
 let entry: string;
 let clerk: string;
 let hfId: string;
+let subId: string;
+let ownerAccount: Account;
 let versionId: string;
 let tenantId: string;
 const ids: Record<string, string> = {};
@@ -68,50 +61,43 @@ async function record(patient: string, formKey: string, data: Record<string, unk
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  hfId = hf?.id ?? '';
-  tenantId = hf?.tenantId ?? '';
-  const [ownerRow] = await t.db.select().from(users).where(eq(users.username, 'owner'));
+  t = await createBareTestApp();
+  // HF-REG of a hospital's administrator (owner): the heart-failure CRF published as v1 through the API, v2 (more
+  // list fields) inserted below, centers C01 and C02, entry (data entry at C01), a clerk (custom role 登记员) and the
+  // sub-project HF-REG-HFPEF.
+  const h = await hospital(t);
+  const hf = await project(t, h.admin, { code: 'HF-REG' });
+  hfId = hf.id;
+  tenantId = hf.tenantId;
+  await publishCrf(t, h.admin.token, HF_REG_DEFINITION);
   const [v] = await t.db
     .insert(formVersions)
-    .values({ tenantId, projectId: hfId, versionNo: 2, definition: V2, changes: [], publishedBy: ownerRow?.id ?? '' })
+    .values({ tenantId, projectId: hfId, versionNo: 2, definition: V2, changes: [], publishedBy: h.admin.id })
     .returning();
   versionId = v?.id ?? '';
-  const [c02] = await t.db
-    .select()
-    .from(centers)
-    .where(and(eq(centers.projectId, hfId), eq(centers.code, 'C02')));
-  await t.db.insert(roles).values({
-    tenantId,
-    projectId: hfId,
-    code: 'clerk',
-    name: '登记员',
-    scope: 'project',
-    permissions: ['patient.list', 'patient.add'],
+  const c02 = await center(t, hf, { code: 'C02' });
+  const clerkRole = await t.api({
+    method: 'POST',
+    url: '/project-role',
+    token: h.admin.token,
+    payload: { code: 'clerk', name: '登记员', permissions: ['patient.list', 'patient.add'] },
   });
-  const user = await buildUser(t.db, tenantId);
-  const [clerkRole] = await t.db.select().from(roles).where(eq(roles.code, 'clerk'));
-  await t.db
-    .insert(projectMembers)
-    .values({ tenantId, projectId: hfId, userId: user.id, roleId: clerkRole?.id ?? '', centerId: null });
-  clerk = await t.login(user.username, user.password);
-  for (const token of [owner, entry, clerk])
-    await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token });
+  expect(clerkRole.statusCode, clerkRole.body).toBe(200);
+  entry = (await member(t, hf, 'data_entry')).token;
+  clerk = (await member(t, hf, 'clerk', { centerId: null })).token;
+  // the sub-project HF-REG-HFPEF with its own forms
+  subId = (await project(t, h.admin, { code: 'HF-REG-HFPEF', parentId: hf.id })).id;
+  await publishCrf(t, h.admin.token, HFPEF_DEFINITION);
+  ownerAccount = h.admin;
+  owner = await t.login(h.admin.username, h.admin.password);
+  await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token: owner });
 
   const add = async (key: string, body: Record<string, unknown>) => {
     const res = await t.api({ method: 'POST', url: '/patient-info', token: owner, payload: body });
     expect(res.statusCode, res.body).toBe(200);
     ids[key] = res.json<Body<{ id: string }>>().data.id;
   };
-  const c01 = (
-    await t.db
-      .select()
-      .from(centers)
-      .where(and(eq(centers.projectId, hfId), eq(centers.code, 'C01')))
-  )[0];
+  const c01 = { id: hf.defaultCenterId };
   await add('a', { name: '赵一', hospitalNo: 'L001', centerId: c01?.id });
   await add('b', { name: '钱二', hospitalNo: 'L002', centerId: c01?.id });
   await add('c', { name: '孙三', hospitalNo: 'L003', centerId: c01?.id });
@@ -324,9 +310,8 @@ describe('POST patient-info/page — CRF list columns', () => {
   });
 
   it('should list the parent project’s CRF columns in a sub-project', async () => {
-    const [sub] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG-HFPEF'));
-    const token = await t.login('owner', 'Demo@2026');
-    await t.api({ method: 'GET', url: `/web-project/change?projectId=${sub?.id ?? ''}`, token });
+    const token = await t.login(ownerAccount.username, ownerAccount.password);
+    await t.api({ method: 'GET', url: `/web-project/change?projectId=${subId}`, token });
     const c01 = (
       await t.db
         .select()

@@ -1,7 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centers, projects } from '../../db/schema';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { hospital, project } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Row = { id: string; patientNo: string; enrolDate: string | null; createdAt: string; updatedAt: string };
 type Page = { records: Row[]; total: number; totalExact: boolean; nextCursor: string | null };
@@ -48,20 +47,15 @@ const page = async (body: Record<string, unknown>) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.login('owner', 'Demo@2026');
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  const [c01] = await t.db
-    .select()
-    .from(centers)
-    .where(and(eq(centers.projectId, hf?.id ?? ''), eq(centers.code, 'C01')));
-  await t.api({ method: 'GET', url: `/web-project/change?projectId=${hf?.id ?? ''}`, token: owner });
+  t = await createBareTestApp();
+  const p = await project(t, (await hospital(t)).admin);
+  owner = p.owner.token;
   for (const [i, enrolDate] of ENROL.entries()) {
     const res = await t.api({
       method: 'POST',
       url: '/patient-info',
       token: owner,
-      payload: { name: `分页患者${i}`, centerId: c01?.id, ...(enrolDate ? { enrolDate } : {}) },
+      payload: { name: `分页患者${i}`, centerId: p.defaultCenterId, ...(enrolDate ? { enrolDate } : {}) },
     });
     expect(res.statusCode).toBe(200);
     if (i % 3 === 2) t.clock.advanceMinutes(1);

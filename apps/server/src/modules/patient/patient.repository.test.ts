@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBench, type BenchSeedReport } from '../../db/bench-seed/bench-seed';
 import { patients } from '../../db/schema';
 import { resolvePhiKeys } from '../../lib/phi-crypto';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 import type { ProjectScope } from '../../domain/scope/project-scope';
 import { pagePatients } from './patient.repository';
 
@@ -12,7 +12,7 @@ let bench: BenchSeedReport;
 let owner: ProjectScope;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createBareTestApp();
   bench = await seedBench(t.database.pool, await resolvePhiKeys(t.config), { patients: 60, today: '2026-11-24' });
   owner = {
     tenantId: bench.project.tenantId,

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, centers, patients, projectMembers, projects, roles, tenants } from '../../db/schema';
-import { buildUser } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { auditEvents, centers, patients } from '../../db/schema';
+import { center, hospital, member, project, type Account } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 type Patient = {
@@ -37,7 +37,9 @@ let viewer: string;
 let lead2: string;
 /** Adds and lists patients at C01 without `patient.pii` (a custom role). */
 let clerk: string;
+let ownerAccount: Account;
 let hfId: string;
+let subId: string;
 let c01: string;
 let c02: string;
 let c01Patient: Patient;
@@ -54,42 +56,28 @@ const listPage = async (token: string, payload: Record<string, unknown> = {}) =>
 const auditRows = (action: string) => t.db.select().from(auditEvents).where(eq(auditEvents.action, action));
 
 beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  entry2 = await t.login('entry2', 'Demo@2026');
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  hfId = hf?.id ?? '';
-  const centerId = async (code: string) =>
-    (
-      await t.db
-        .select()
-        .from(centers)
-        .where(and(eq(centers.projectId, hfId), eq(centers.code, code)))
-    )[0]?.id ?? '';
-  c01 = await centerId('C01');
-  c02 = await centerId('C02');
-  const [tenant] = await t.db.select().from(tenants).where(eq(tenants.code, 'h001'));
-  const h001 = tenant?.id ?? '';
-  await t.db.insert(roles).values({
-    tenantId: h001,
-    projectId: hfId,
-    code: 'clerk',
-    name: '登记员',
-    scope: 'project',
-    permissions: ['patient.list', 'patient.add'],
+  t = await createBareTestApp();
+  // hf of a hospital's administrator (owner) with C01 and C02 and a sub-project; data-entry members at C01 (entry)
+  // and C02 (entry2), a viewer over all centers, a lead of C02 and a clerk at C01 (custom role 登记员).
+  ownerAccount = (await hospital(t)).admin;
+  const hf = await project(t, ownerAccount);
+  hfId = hf.id;
+  subId = (await project(t, ownerAccount, { parentId: hf.id })).id;
+  owner = ownerAccount.token;
+  c01 = hf.defaultCenterId;
+  c02 = (await center(t, hf, { code: 'C02' })).id;
+  const clerkRole = await t.api({
+    method: 'POST',
+    url: '/project-role',
+    token: owner,
+    payload: { code: 'clerk', name: '登记员', permissions: ['patient.list', 'patient.add'] },
   });
-  const member = async (roleCode: string, center: string | null) => {
-    const user = await buildUser(t.db, h001);
-    const [role] = await t.db.select().from(roles).where(eq(roles.code, roleCode));
-    await t.db
-      .insert(projectMembers)
-      .values({ tenantId: h001, projectId: hfId, userId: user.id, roleId: role?.id ?? '', centerId: center });
-    return t.login(user.username, user.password);
-  };
-  viewer = await member('viewer', null);
-  lead2 = await member('center_lead', c02);
-  clerk = await member('clerk', c01);
+  expect(clerkRole.statusCode, clerkRole.body).toBe(200);
+  entry = (await member(t, hf, 'data_entry', { centerId: c01 })).token;
+  entry2 = (await member(t, hf, 'data_entry', { centerId: c02 })).token;
+  viewer = (await member(t, hf, 'viewer', { centerId: null })).token;
+  lead2 = (await member(t, hf, 'center_lead', { centerId: c02 })).token;
+  clerk = (await member(t, hf, 'clerk', { centerId: c01 })).token;
   for (const token of [owner, entry, entry2, viewer, lead2, clerk])
     await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token });
 
@@ -442,11 +430,10 @@ describe('DELETE patient-info', () => {
 
 describe('sub-project cohort', () => {
   it('should show a sub-project only its own cohort while the parent sees every patient', async () => {
-    const [sub] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG-HFPEF'));
-    const subToken = await t.login('owner', 'Demo@2026');
+    const subToken = await t.login(ownerAccount.username, ownerAccount.password);
     const entered = await t.api({
       method: 'GET',
-      url: `/web-project/change?projectId=${sub?.id ?? ''}`,
+      url: `/web-project/change?projectId=${subId}`,
       token: subToken,
     });
     expect(entered.statusCode, entered.body).toBe(200);

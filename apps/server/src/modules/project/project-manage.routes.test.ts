@@ -1,9 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, centers, joinRequests, projectMembers, projects, roles } from '../../db/schema';
-import { buildProject, buildTenant, buildUser } from '../../../test/factories';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { BUILT_IN_ROLES } from '@registry/shared/roles';
+import { auditEvents, centers, departments, joinRequests, projectMembers, projects, roles } from '../../db/schema';
+import {
+  buildProject,
+  buildTenant,
+  buildUser,
+  center,
+  hospital,
+  member,
+  project,
+  systemAdmin,
+  type Account,
+} from '../../../test/factories';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 
@@ -15,26 +26,75 @@ let nurse: string;
 let hfId: string;
 let t2dmId: string;
 let foreignProjectId: string;
+let admin: Account;
 
-const projectId = async (code: string) => {
-  const [row] = await t.db.select({ id: projects.id }).from(projects).where(eq(projects.code, code));
-  if (!row) throw new Error(`project ${code} missing`);
-  return row.id;
-};
 const builtInRole = async (code: string) => {
-  const [row] = await t.db.select({ id: roles.id }).from(roles).where(eq(roles.code, code));
+  const [row] = await t.db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(and(eq(roles.code, code), isNull(roles.projectId)));
   if (!row) throw new Error(`role ${code} missing`);
   return row.id;
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  stat = await t.login('stat', 'Demo@2026');
-  nurse = await t.login('nurse', 'Demo@2026');
-  hfId = await projectId('HF-REG');
-  t2dmId = await projectId('T2DM-FU');
+  t = await createBareTestApp();
+  // Hospital h001 (示例第一人民医院) whose administrator `owner` (王主任) owns HF-REG (C01, C02 at 示例第二人民医院,
+  // the custom role 质控员; entry at C01, entry2 at C02, a nurse) and T2DM-FU (stat, 内分泌科, who asked to join
+  // HF-REG); a personal tenant's user and the system administrator.
+  admin = await systemAdmin(t, { username: 'admin' });
+  const h = await hospital(t, {
+    tenant: { code: 'h001', name: '示例第一人民医院' },
+    admin: { username: 'owner', name: '王主任' },
+  });
+  const [endo] = await t.db
+    .insert(departments)
+    .values({ tenantId: h.tenantId, organisationId: h.organisationId, name: '内分泌科' })
+    .returning();
+  const hf = await project(t, h.admin, { code: 'HF-REG', name: '心力衰竭注册登记研究' });
+  hfId = hf.id;
+  const c02 = await center(t, hf, { code: 'C02', name: '示例第二人民医院' });
+  const qc = await t.api({
+    method: 'POST',
+    url: '/project-role',
+    token: hf.owner.token,
+    payload: { code: 'qc', name: '质控员', permissions: ['home.view', 'patient.list', 'audit.view'] },
+  });
+  expect(qc.statusCode, qc.body).toBe(200);
+  const t2dm = await project(t, h.admin, {
+    code: 'T2DM-FU',
+    name: '2型糖尿病随访队列',
+    description: '2型糖尿病患者前瞻性随访队列',
+  });
+  t2dmId = t2dm.id;
+  const accounts = {
+    entry: await member(t, hf, 'data_entry', { user: { username: 'entry' } }),
+    entry2: await member(t, hf, 'data_entry', { centerId: c02.id, user: { username: 'entry2' } }),
+    nurse: await member(t, hf, 'followup_nurse', { centerId: null }),
+    stat: await member(t, t2dm, 'statistician', {
+      centerId: null,
+      user: { username: 'stat', departmentId: endo?.id ?? null },
+    }),
+  };
+  const asked = await t.api({
+    method: 'POST',
+    url: '/web-project/join-request',
+    token: accounts.stat.token,
+    payload: { projectId: hfId },
+  });
+  expect(asked.statusCode, asked.body).toBe(200);
+  const p001 = await buildTenant(t.db, { type: 'PERSONAL' });
+  await buildUser(t.db, p001.tenant.id, {
+    username: 'personal',
+    userType: 'PERSONAL',
+    tenantRoleCode: BUILT_IN_ROLES.personal.code,
+  });
+  // New sessions: no project chosen yet.
+  const signIn = (a: Account) => t.login(a.username, a.password);
+  owner = await signIn(h.admin);
+  entry = await signIn(accounts.entry);
+  stat = await signIn(accounts.stat);
+  nurse = await signIn(accounts.nurse);
   const other = await buildTenant(t.db);
   const otherOwner = await buildUser(t.db, other.tenant.id);
   foreignProjectId = (await buildProject(t.db, other.tenant.id, otherOwner.id)).id;
@@ -417,15 +477,15 @@ describe('organisations and tenant doctors', () => {
 
 describe('sys tenant switch', () => {
   it("should show the acting tenant's name in user-info and its hospital in the project list when switched", async () => {
-    const admin = await t.login('admin', 'Admin@2026');
-    expect((await t.api({ method: 'GET', url: '/auth/change?tenantCode=h001', token: admin })).statusCode).toBe(200);
-    const info = await t.api({ method: 'GET', url: '/sys-user/user-info', token: admin });
+    const token = await t.login(admin.username, admin.password);
+    expect((await t.api({ method: 'GET', url: '/auth/change?tenantCode=h001', token })).statusCode).toBe(200);
+    const info = await t.api({ method: 'GET', url: '/sys-user/user-info', token });
     expect(info.json<Body<{ tenantName: string; homeTenantCode: string; tenantCode: string }>>().data).toMatchObject({
       tenantName: '示例第一人民医院',
       homeTenantCode: 'sys',
       tenantCode: 'h001',
     });
-    const list = await t.api({ method: 'POST', url: '/web-project/list', token: admin, payload: {} });
+    const list = await t.api({ method: 'POST', url: '/web-project/list', token, payload: {} });
     expect(list.json<Body<{ hospitalName: string }>>().data.hospitalName).toBe('示例第一人民医院');
   });
 });

@@ -1,8 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents } from '../../db/schema';
-import { buildProject, buildTenant, buildUser } from '../../../test/factories';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { auditEvents, departments, users } from '../../db/schema';
+import {
+  buildProject,
+  buildTenant,
+  buildUser,
+  hospital,
+  member,
+  project,
+  systemAdmin,
+  type Account,
+} from '../../../test/factories';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T };
 type Vo = {
@@ -17,9 +26,41 @@ type Vo = {
 type List = { departmentName: string; hospitalName: string; projectVOs: Vo[] };
 
 let t: TestApp;
+/** The accounts of the scenario, by their part. */
+const who = {} as Record<'admin' | 'owner' | 'entry' | 'nurse' | 'monitor' | 'stat', Account>;
+/**
+ * Hospital h001 (示例第一人民医院): its administrator `owner` (心血管内科) owns HF-REG, its sub-project HF-REG-HFPEF
+ * and T2DM-FU; entry (data entry) and nurse work in HF-REG, monitor in both, stat (内分泌科) in T2DM-FU. And the
+ * system tenant's administrator.
+ */
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createBareTestApp();
+  who.admin = await systemAdmin(t);
+  const h = await hospital(t, { tenant: { code: 'h001', name: '示例第一人民医院' }, admin: { username: 'owner' } });
+  const owner = h.admin;
+  who.owner = owner;
+  const [cardio, endo] = await t.db
+    .insert(departments)
+    .values([
+      { tenantId: h.tenantId, organisationId: h.organisationId, name: '心血管内科' },
+      { tenantId: h.tenantId, organisationId: h.organisationId, name: '内分泌科' },
+    ])
+    .returning();
+  await t.db
+    .update(users)
+    .set({ departmentId: cardio?.id ?? null })
+    .where(eq(users.id, owner.id));
+  const hf = await project(t, owner, { code: 'HF-REG', name: '心力衰竭注册登记研究' });
+  await project(t, owner, { code: 'HF-REG-HFPEF', name: '射血分数保留型心衰亚组', parentId: hf.id });
+  const t2dm = await project(t, owner, { code: 'T2DM-FU', name: '2型糖尿病随访队列' });
+  who.entry = await member(t, hf, 'data_entry');
+  who.nurse = await member(t, hf, 'followup_nurse', { centerId: null });
+  who.monitor = await member(t, hf, 'monitor', { centerId: null });
+  await member(t, t2dm, 'monitor', { centerId: null, account: who.monitor });
+  who.stat = await member(t, t2dm, 'statistician', { centerId: null, user: { departmentId: endo?.id ?? null } });
 });
+/** A new session of the account: no current project. */
+const signIn = (a: Account) => t.login(a.username, a.password);
 afterAll(async () => {
   await t?.close();
 });
@@ -29,7 +70,7 @@ const list = async (token: string, suffix = '', payload: Record<string, unknown>
 
 describe('POST web-project/list', () => {
   it("should list the owner's projects with sub-projects after their parent, hospital and department", async () => {
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await signIn(who.owner);
     const res = await list(token);
     expect(res.statusCode).toBe(200);
     const data = res.json<Body<List>>().data;
@@ -50,20 +91,20 @@ describe('POST web-project/list', () => {
   });
 
   it("should list a member's joined projects with the role and the parent's sub-projects", async () => {
-    const token = await t.login('entry', 'Demo@2026');
+    const token = await signIn(who.entry);
     const data = (await list(token)).json<Body<List>>().data;
     expect(data.projectVOs.map((p) => p.projectCode)).toEqual(['HF-REG', 'HF-REG-HFPEF']);
     expect(data.projectVOs.every((p) => !p.owned && p.roleName === '数据录入员')).toBe(true);
-    const stat = (await list(await t.login('stat', 'Demo@2026'))).json<Body<List>>().data;
+    const stat = (await list(await signIn(who.stat))).json<Body<List>>().data;
     expect(stat.projectVOs.map((p) => p.projectCode)).toEqual(['T2DM-FU']);
     expect(stat.departmentName).toBe('内分泌科');
   });
 
   it('should filter by scope and keyword', async () => {
-    const owner = await t.login('owner', 'Demo@2026');
+    const owner = await signIn(who.owner);
     expect((await list(owner, '/owned')).json<Body<List>>().data.projectVOs).toHaveLength(3);
     expect((await list(owner, '/joined')).json<Body<List>>().data.projectVOs).toHaveLength(0);
-    const entry = await t.login('entry', 'Demo@2026');
+    const entry = await signIn(who.entry);
     expect((await list(entry, '/joined')).json<Body<List>>().data.projectVOs).toHaveLength(2);
     const diabetes = (await list(owner, '/all', { keyword: '糖尿病' })).json<Body<List>>().data.projectVOs;
     expect(diabetes.map((p) => p.projectCode)).toEqual(['T2DM-FU']);
@@ -71,7 +112,7 @@ describe('POST web-project/list', () => {
   });
 
   it('should refuse an unknown scope and a too long keyword with 400', async () => {
-    const owner = await t.login('owner', 'Demo@2026');
+    const owner = await signIn(who.owner);
     expect((await list(owner, '/mine')).statusCode).toBe(400);
     const long = await list(owner, '', { keyword: 'x'.repeat(101) });
     expect(long.statusCode).toBe(400);
@@ -82,7 +123,7 @@ describe('POST web-project/list', () => {
     const { tenant } = await buildTenant(t.db);
     const stranger = await buildUser(t.db, tenant.id, { tenantRoleCode: 'tenant_admin' });
     await buildProject(t.db, tenant.id, stranger.id, { code: 'OTHER-1' });
-    const token = await t.login('owner', 'Demo@2026');
+    const token = await signIn(who.owner);
     const codes = (await list(token)).json<Body<List>>().data.projectVOs.map((p) => p.projectCode);
     expect(codes).not.toContain('OTHER-1');
     const theirs = (await list(await t.login(stranger.username, stranger.password))).json<Body<List>>().data.projectVOs;
@@ -97,11 +138,11 @@ describe('POST web-project/list', () => {
 describe('GET web-project/count', () => {
   it('should count owned and joined projects', async () => {
     const owner = (
-      await t.api({ method: 'GET', url: '/web-project/count', token: await t.login('owner', 'Demo@2026') })
+      await t.api({ method: 'GET', url: '/web-project/count', token: await signIn(who.owner) })
     ).json<Body>();
     expect(owner.data).toEqual({ total: 3, owned: 3, joined: 0 });
     const monitor = (
-      await t.api({ method: 'GET', url: '/web-project/count', token: await t.login('monitor', 'Demo@2026') })
+      await t.api({ method: 'GET', url: '/web-project/count', token: await signIn(who.monitor) })
     ).json<Body>();
     expect(monitor.data).toEqual({ total: 3, owned: 0, joined: 3 });
   });
@@ -109,14 +150,14 @@ describe('GET web-project/count', () => {
 
 describe('GET web-project/change and current', () => {
   it('should answer 404 请先选择项目 before a project is chosen', async () => {
-    const token = await t.login('nurse', 'Demo@2026');
+    const token = await signIn(who.nurse);
     const res = await t.api({ method: 'GET', url: '/web-project/current', token });
     expect(res.statusCode).toBe(404);
     expect(res.json<Body>().message).toBe('请先选择项目');
   });
 
   it('should make a visible project current, audit it and show it in current', async () => {
-    const token = await t.login('nurse', 'Demo@2026');
+    const token = await signIn(who.nurse);
     const projects = (await list(token)).json<Body<List>>().data.projectVOs;
     const hf = projects.find((p) => p.projectCode === 'HF-REG');
     const res = await t.api({ method: 'GET', url: '/web-project/change', query: { projectId: hf?.id ?? '' }, token });
@@ -134,8 +175,8 @@ describe('GET web-project/change and current', () => {
   });
 
   it("should answer 404 项目不存在 for a project the caller may not enter, another tenant's, or a malformed id", async () => {
-    const token = await t.login('stat', 'Demo@2026');
-    const owner = await t.login('owner', 'Demo@2026');
+    const token = await signIn(who.stat);
+    const owner = await signIn(who.owner);
     const hf = (await list(owner)).json<Body<List>>().data.projectVOs.find((p) => p.projectCode === 'HF-REG');
     const { tenant } = await buildTenant(t.db);
     const stranger = await buildUser(t.db, tenant.id);
@@ -151,7 +192,7 @@ describe('GET web-project/change and current', () => {
   });
 
   it('should let a sys administrator who switched tenant enter any project of it with full project rights', async () => {
-    const token = await t.login('admin', 'Admin@2026');
+    const token = await signIn(who.admin);
     expect((await t.api({ method: 'GET', url: '/auth/change', query: { tenantCode: 'h001' }, token })).statusCode).toBe(
       200,
     );
@@ -164,7 +205,7 @@ describe('GET web-project/change and current', () => {
   });
 
   it('should require the project id', async () => {
-    const token = await t.login('stat', 'Demo@2026');
+    const token = await signIn(who.stat);
     const res = await t.api({ method: 'GET', url: '/web-project/change', token });
     expect(res.statusCode).toBe(400);
     expect(res.json<Body>().message).toBe('项目：不能为空');

@@ -1,7 +1,17 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, tenants } from '../../db/schema';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { BUILT_IN_ROLES } from '@registry/shared/roles';
+import { auditEvents } from '../../db/schema';
+import {
+  buildTenant,
+  hospital,
+  member,
+  project,
+  signedInUser,
+  systemAdmin,
+  type Account,
+} from '../../../test/factories';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T };
 type Patient = {
@@ -19,10 +29,14 @@ type UserInfo = { tenantCode: string; homeTenantCode: string; supportAccessUntil
 let t: TestApp;
 let owner: string;
 let h001: string;
+/** The accounts of the scenario, by their part. */
+const who = {} as Record<'admin' | 'owner' | 'entry' | 'personal', Account>;
+/** A new session of the account: no current project or switched tenant. */
+const signIn = (a: Account) => t.login(a.username, a.password);
 
 /** The system administrator, switched into `tenantCode`, inside the project of `projectCode`. */
 async function adminIn(tenantCode: string, projectCode: string): Promise<string> {
-  const token = await t.login('admin', 'Admin@2026');
+  const token = await signIn(who.admin);
   expect((await t.api({ method: 'GET', url: '/auth/change', query: { tenantCode }, token })).statusCode).toBe(200);
   return enter(token, projectCode);
 }
@@ -56,9 +70,23 @@ const grant = (token: string, payload: Record<string, unknown>) =>
 
 beforeAll(async () => {
   // Long enough idle time for the clock to pass a grant's end without ending the sessions.
-  t = await createTestApp({ SESSION_IDLE_MINUTES: '600' });
-  owner = await t.login('owner', 'Demo@2026');
-  const personal = await enter(await t.login('personal', 'Demo@2026'), 'MY-CASES');
+  t = await createBareTestApp({ SESSION_IDLE_MINUTES: '600' });
+  // The system administrator; hospital h001 whose administrator owns HF-REG (a data-entry member in it); a personal
+  // tenant p001 whose user keeps MY-CASES.
+  who.admin = await systemAdmin(t);
+  const h = await hospital(t, { tenant: { code: 'h001' } });
+  h001 = h.tenantId;
+  who.owner = h.admin;
+  const hf = await project(t, h.admin, { code: 'HF-REG' });
+  who.entry = await member(t, hf, 'data_entry');
+  const p001 = await buildTenant(t.db, { code: 'p001', type: 'PERSONAL' });
+  who.personal = await signedInUser(t, p001.tenant.id, {
+    userType: 'PERSONAL',
+    tenantRoleCode: BUILT_IN_ROLES.personal.code,
+  });
+  await project(t, who.personal, { code: 'MY-CASES' });
+  owner = await signIn(who.owner);
+  const personal = await enter(await signIn(who.personal), 'MY-CASES');
   await enter(owner, 'HF-REG');
   const people = [
     { token: owner, name: '王小明', idNumber: '110105199003071239', phone: '13800000001' },
@@ -72,8 +100,6 @@ beforeAll(async () => {
     const res = await t.api({ method: 'POST', url: '/patient-info', token, payload });
     expect(res.statusCode, res.body).toBe(200);
   }
-  const [tenant] = await t.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, 'h001'));
-  h001 = tenant!.id;
 }, 120_000);
 
 afterAll(async () => {
@@ -151,7 +177,7 @@ describe('support access granted by the tenant administrator', () => {
   });
 
   it('should refuse a tenant member who is not its administrator', async () => {
-    const entry = await t.login('entry', 'Demo@2026');
+    const entry = await signIn(who.entry);
     expect((await grant(entry, { hours: 1 })).statusCode).toBe(403);
   });
 
@@ -218,7 +244,7 @@ describe('support access granted by the tenant administrator', () => {
   });
 
   it('should let a personal user grant support access to its own case library', async () => {
-    const personal = await t.login('personal', 'Demo@2026');
+    const personal = await signIn(who.personal);
     expect((await grant(personal, { hours: 1 })).statusCode).toBe(200);
     const admin = await adminIn('p001', 'MY-CASES');
     expect(await permissions(admin)).toContain('patient.pii');

@@ -1,14 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { BUILT_IN_ROLES } from '@registry/shared/roles';
+import { buildTenant, buildUser, hospital, project, systemAdmin } from '../../../test/factories';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string }[] };
 type Tenant = { id: string; code: string; name: string; type: string; userCount: number; projectCount: number };
 
 let t: TestApp;
 let admin: string;
+let owner: string;
+/** Three tenants: the system's, hospital h001 (4 accounts, 2 projects and a sub-project) and a personal one. */
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.login('admin', 'Admin@2026');
+  t = await createBareTestApp();
+  admin = (await systemAdmin(t)).token;
+  const h = await hospital(t, { tenant: { code: 'h001', name: '示例第一人民医院' } });
+  owner = h.admin.token;
+  const hf = await project(t, h.admin);
+  await project(t, h.admin);
+  await project(t, h.admin, { parentId: hf.id });
+  for (const name of ['张录入', '李护士', '陈统计']) await buildUser(t.db, h.tenantId, { name });
+  const p = await buildTenant(t.db, { code: 'p001', name: '个人版-李医生', type: 'PERSONAL' });
+  await buildUser(t.db, p.tenant.id, { userType: 'PERSONAL', tenantRoleCode: BUILT_IN_ROLES.personal.code });
 });
 afterAll(async () => {
   await t?.close();
@@ -22,7 +34,7 @@ describe('sys-tenant', () => {
     expect(page.total).toBe(3);
     expect(page.records.find((r) => r.code === 'h001')).toMatchObject({
       type: 'HOSPITAL',
-      userCount: 7,
+      userCount: 4,
       projectCount: 3,
     });
     const filtered = await t.api({ method: 'GET', url: '/sys-tenant/page?keyword=个人', token: admin });
@@ -30,7 +42,6 @@ describe('sys-tenant', () => {
   });
 
   it('should refuse 403 to a hospital administrator', async () => {
-    const owner = await t.login('owner', 'Demo@2026');
     expect((await t.api({ method: 'GET', url: '/sys-tenant/page', token: owner })).statusCode).toBe(403);
     const res = await t.api({
       method: 'POST',
