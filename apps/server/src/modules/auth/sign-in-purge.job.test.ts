@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 import { SIGN_IN_PURGE_JOB } from './sign-in-purge.job';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createBareTestApp();
 });
 afterAll(async () => {
   await t?.close();
