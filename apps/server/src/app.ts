@@ -198,13 +198,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPatientImportRoutes(app, {
     imports: createPatientImportService({ db, clock, keys: phiKeys, patients, files, followup: patientFollowupSync }),
   });
-  // follow-up (issue 6): plans, assignments, task generation
+  // follow-up: plans, assignments, task generation
   registerFollowupPlanRoutes(app, {
     plans: createFollowupPlanService({ db, clock }),
     assignments: createFollowupAssignmentService({ db, clock }),
   });
   registerPageConfigRoutes(app, { pageConfigs: createPageConfigService({ db, clock }) });
-  // notifications (issue 6: follow-up reminders; issue 12: queries), delivered in the caller's transaction
+  // notifications (follow-up reminders, queries), delivered in the caller's transaction
   const notifier =
     deps.notifier ??
     (config.reminderSmsEnabled
@@ -219,13 +219,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     queries: createDataQueryService({ db, clock, definitions, notifier }),
     migration: recordMigration,
   });
-  // follow-up worklist and record (issue 6)
+  // follow-up worklist and record
   registerFollowupTaskRoutes(app, {
     tasks: createFollowupTaskService({ db, clock, keys: phiKeys }),
     followupRecords: createFollowupRecordService({ db, clock, keys: phiKeys, records: formRecords }),
     followupPatients: createFollowupPatientService({ db, clock, keys: phiKeys }),
   });
-  // issue 6: the notification calls and the durable job runner (reminders); jobs start when the app is ready, stop on close
+  // the notification calls and the durable job runner (reminders); jobs start when the app is ready, stop on close
   registerNotificationRoutes(app, { notifications: createNotificationService({ db, clock }) });
   const jobs: JobRunner = createJobRunner({
     db,

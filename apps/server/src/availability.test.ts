@@ -17,7 +17,7 @@ import { dropDatabase, quoteIdent, withClient, withDatabase } from '../test/pg-a
 import { startServerProcess, TEST_PHI_ENV, type ServerProcess } from '../test/server-process';
 
 /**
- * Availability (issue 12): a lost database connection must not kill the server. Real server processes, real
+ * Availability: a lost database connection must not kill the server. Real server processes, real
  * PostgreSQL; writers keep creating dictionaries while the connections are cut, and every write that was
  * acknowledged with 200 must be in the database afterwards.
  */

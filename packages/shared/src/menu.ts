@@ -84,7 +84,7 @@ const DEFINITIONS: readonly MenuDefinition[] = [
   item(project, 'patient', '患者管理', null, 'TeamOutlined', 20),
   item(project, 'patient-list', '患者列表', '/patient/list', 'UnorderedListOutlined', 10, 'patient'),
   item(project, 'patient-add', '新增患者', '/patient/add', 'UserAddOutlined', 20, 'patient'),
-  // issue 12: the open-queries list (the seed fixes no route for it; it belongs with the patient data)
+  // the open-queries list (the seed fixes no route for it; it belongs with the patient data)
   item(project, 'patient-query', '质疑管理', '/patient/query', 'QuestionCircleOutlined', 30, 'patient'),
   item(project, 'retrieval', '数据检索', null, 'SearchOutlined', 30),
   item(project, 'retrieval-query', '数据检索', '/retrieval', 'FileSearchOutlined', 10, 'retrieval'),

@@ -46,7 +46,7 @@ export const PAGE_ACCESS = {
   '/patient/edit': [P.patientList],
   '/patient/file': [P.patientList],
   '/patient/source': [P.patientList],
-  // Beyond the seed's table (issue 12): the open-queries list, under the patient area.
+  // Beyond the seed's table: the open-queries list, under the patient area.
   '/patient/query': [P.patientList],
   '/retrieval': [P.retrievalQuery],
   '/retrieval/export': [P.retrievalExport],

@@ -1,5 +1,5 @@
 /**
- * THE masking policy of personal health information (issue 12): how every identity value of a patient is shown to a
+ * THE masking policy of personal health information: how every identity value of a patient is shown to a
  * caller without `patient.pii` — patient list and detail, follow-up worklist, record page and export, timeline, import
  * report and the audit trail (which only ever stores the masked form). CRF values of fields flagged `phi` are
  * withheld entirely (null, listed in `maskedPaths`), since their shape is free.

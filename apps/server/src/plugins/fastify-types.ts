@@ -34,7 +34,7 @@ declare module 'fastify' {
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyInstance {
-    /** The durable job runner of this process (issue 6): started on ready when JOBS_ENABLED, stopped on close. */
+    /** The durable job runner of this process: started on ready when JOBS_ENABLED, stopped on close. */
     jobs: JobRunner;
   }
 }

@@ -9,7 +9,7 @@ import { baseRequest, urlOf, type RequestParts } from './requests';
 import { routeCases, routeLabel, type RouteCase } from './route-cases';
 
 /**
- * The system administrator switched into a hospital tenant without its support access (issue 12), walked over the
+ * The system administrator switched into a hospital tenant without its support access, walked over the
  * route table: every route guarded by a patient-data code is either a read the switched administrator keeps
  * (`SWITCHED_PROJECT_PERMISSIONS`), whose answer carries no identity value in clear, or is refused with 403. A new
  * route is covered without being listed here.

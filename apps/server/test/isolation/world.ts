@@ -84,7 +84,7 @@ export type TenantWorld = {
   record: string;
   /** The query on `record`. */
   query: string;
-  /** Follow-up (issue 6): P1's plan and its visit, and the open task of `patient` (every patient has one, with a contact). */
+  /** Follow-up: P1's plan and its visit, and the open task of `patient` (every patient has one, with a contact). */
   plan: string;
   visit: string;
   task: string;
@@ -377,7 +377,7 @@ export async function buildTenantWorld(db: Db, label: string): Promise<TenantWor
   const visit = visitRows[0];
   const task = taskIds[0];
   if (!plan || !visit || !task) throw new Error('follow-up rows missing');
-  // issue 6: an in-app notification of each acting user (own notifications only; the other tenant's must 404)
+  // an in-app notification of each acting user (own notifications only; the other tenant's must 404)
   await db.insert(notifications).values(
     [owner, p1Owner, members.centerLead].map((u) => ({
       tenantId: tenant.id,

@@ -44,7 +44,7 @@ const SEED_ROUTES: Record<string, 'none' | 'person' | 'main'> = {
 
 /** Routes the product adds beyond the seed's table (the seed fixes none for them). */
 const ADDED_ROUTES: Record<string, 'none' | 'person' | 'main'> = {
-  /** issue 12: the open-queries list (质疑管理). */
+  /** the open-queries list (质疑管理). */
   '/patient/query': 'main',
 };
 

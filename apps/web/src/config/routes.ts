@@ -57,7 +57,7 @@ export const ROUTES: readonly RouteEntry[] = [
   route('/patient/edit', '编辑患者', 'main', true),
   route('/patient/file', '患者档案', 'main', true),
   route('/patient/source', '数据溯源', 'main', true),
-  // Beyond the seed's table (issue 12): the open-queries list, under the patient area.
+  // Beyond the seed's table: the open-queries list, under the patient area.
   route('/patient/query', '质疑管理', 'main', true),
   route('/retrieval', '数据检索', 'main', false),
   route('/retrieval/export', '数据导出', 'main', false),

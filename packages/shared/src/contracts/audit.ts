@@ -149,7 +149,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'patient.pii_read': '查看患者身份信息',
   'patient.export': '导出患者',
   'patient.import': '导入患者',
-  // follow-up plans and assignments (issue 6)
+  // follow-up plans and assignments
   'followup_plan.create': '新增随访计划',
   'followup_plan.update': '修改随访计划',
   'followup_plan.activate': '启用随访计划',
@@ -182,7 +182,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'form_definition.publish': '发布数据库版本',
   'form_definition.discard': '放弃数据库草稿',
   'form_definition.export': '导出数据库定义',
-  // follow-up worklist and record (issue 6)
+  // follow-up worklist and record
   'followup_task.assign': '分配随访任务',
   'followup_task.export': '导出随访列表',
   'followup_task.contact': '记录随访联系',
@@ -192,7 +192,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'followup_task.cancel': '取消随访任务',
   'patient.followup_lost': '标记患者失访',
   'patient.death': '登记患者死亡',
-  // issue 6: reminders and notifications
+  // reminders and notifications
   'followup_task.remind': '发送随访提醒',
   'notification.read': '标记通知已读',
 };
@@ -312,7 +312,7 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
   field_dict_option: '字典选项',
   followup_task: '随访任务',
   followup_contact: '随访联系',
-  // issue 6: notifications (followup_task's label comes with the worklist's labels)
+  // notifications (followup_task's label comes with the worklist's labels)
   notification: '通知',
 };
 

@@ -265,7 +265,7 @@ export const queryCloseRequest = z.object({
 export const queryResponse = dataQueryVO;
 
 /**
- * `POST form-record/query/page` (`patient.list`, issue 12): the open-queries list (`/patient/query`, 质疑管理) of the
+ * `POST form-record/query/page` (`patient.list`): the open-queries list (`/patient/query`, 质疑管理) of the
  * current project, newest first. Scope from the session only: tenant, project (a sub-project: its cohort) and the
  * member's center (a center-scoped member sees only its center's queries). `status` absent = not closed (open and
  * answered). `mine`: `raised` = raised by the caller, `assigned` = on data the caller entered (the query's assignee).

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { page, pageRequest } from './envelope';
 
 /**
- * In-app notifications of the signed-in user (issue 6: follow-up reminders; later issues add kinds). Base
+ * In-app notifications of the signed-in user (follow-up reminders; later issues add kinds). Base
  * `notification`; any signed-in user, own notifications only (another user's id answers 404 like a missing one).
  */
 export const NOTIFICATION_KINDS = ['followup_due', 'query_raised', 'query_answered', 'query_closed'] as const;

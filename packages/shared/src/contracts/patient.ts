@@ -118,7 +118,7 @@ export const patientPageRequest = pageRequest.extend({
    * of another list (other filters or sort) is ignored; without one, `current`/`size` paging works as always.
    */
   cursor: z.string().max(200, '分页游标无效').optional(),
-  /** Follow-up status (issue 6), see `PATIENT_FOLLOWUP_STATUSES`. */
+  /** Follow-up status, see `PATIENT_FOLLOWUP_STATUSES`. */
   followupStatus: z.enum(PATIENT_FOLLOWUP_STATUSES, '随访状态不正确').optional(),
 });
 export type PatientPageRequest = z.input<typeof patientPageRequest>;

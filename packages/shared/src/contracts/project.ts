@@ -47,7 +47,7 @@ export const projectCount = z.object({ total: z.number().int(), owned: z.number(
 export type ProjectCount = z.infer<typeof projectCount>;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Issue 3: project management, sub-projects, search and join, organisations, tenant doctors
+// project management, sub-projects, search and join, organisations, tenant doctors
 // ---------------------------------------------------------------------------------------------------------------
 
 /** An id of a row: anything else is refused with the field's message; an unknown or foreign id answers 404. */

@@ -40,7 +40,7 @@ export const changePasswordRequest = z.object({
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Issue 3: the tenant's accounts (`user.manage`: tenant_admin, sys_admin acting in the tenant)
+// the tenant's accounts (`user.manage`: tenant_admin, sys_admin acting in the tenant)
 // ---------------------------------------------------------------------------------------------------------------
 
 export const tenantUserVO = z.object({

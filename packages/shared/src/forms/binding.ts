@@ -2,7 +2,7 @@ import { PATIENT_GENDERS } from '../contracts/patient-codes';
 import type { AnyField, FieldDefinition, FormDefinition } from './definition';
 
 /**
- * Fields bound to the patient record (issue 12, "demographics are typed twice"): a CRF field with `binding:
+ * Fields bound to the patient record ("demographics are typed twice"): a CRF field with `binding:
  * 'patient.name'` is not a second copy of the patient's name but the name itself. The patient record is the one source
  * of truth; the record's data keeps the value in step (every write of either side writes both, in one transaction):
  * - reading a record shows the patient's current value (masked like the patient's own value without `patient.pii`);

@@ -1,4 +1,4 @@
-/** Chinese messages of issue 3's project, center, member, role and tenant calls (shown to the user as they are). */
+/** Chinese messages of the project, center, member, role and tenant calls (shown to the user as they are). */
 export const MANAGE_MESSAGES = {
   projectCodeTaken: '项目编码已存在',
   noGrandchildren: '子项目下不能再创建子项目',

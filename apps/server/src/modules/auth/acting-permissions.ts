@@ -7,7 +7,7 @@ import {
 import { BUILT_IN_ROLES } from '@registry/shared/roles';
 
 /**
- * THE rule of what a session may do (issue 12): every route check (`plugins/access.ts`), the menu and the project
+ * THE rule of what a session may do: every route check (`plugins/access.ts`), the menu and the project
  * rights read the codes this returns, so no route needs a rule of its own.
  *
  * - In its own tenant a user holds its tenant role's codes and, in a project, its membership role's codes.

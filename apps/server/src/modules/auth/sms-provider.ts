@@ -23,7 +23,7 @@ export function createOutboxSmsProvider(deps: {
       if (deps.logToConsole === true)
         deps.logger.info({ phone: maskPhone(phone), sms: text }, 'SMS (outbox provider, development)');
     },
-    /** The same outbox row, written in the caller's transaction (durable notifications, issue 6). */
+    /** The same outbox row, written in the caller's transaction (durable notifications). */
     async sendInTransaction(tx, phone, text) {
       await insertSmsOutbox(tx, { phone, message: text, createdAt: deps.clock.now() });
     },

@@ -83,7 +83,7 @@ async function freshProject(parentId?: string): Promise<{ token: string; project
 }
 
 let patientSeq = 0;
-/** A new patient (at a new center) of the project: form records reference a patient since issue 5. */
+/** A new patient (at a new center) of the project: form records reference a patient. */
 async function patientIn(projectId: string): Promise<string> {
   const [org] = await t.db
     .select({ id: organisations.id })

@@ -18,7 +18,7 @@ import type { ProjectScope } from '../../domain/scope/project-scope';
 import { pageTotal } from '../../lib/page-total';
 
 /**
- * The follow-up worklist (issue 6), one task and a patient's tasks as the record page reads them; the writes of the
+ * The follow-up worklist, one task and a patient's tasks as the record page reads them; the writes of the
  * record of one task are `followup-record.repository.ts`. A task is visible when its patient is (THE patient
  * scope: tenant, project, the sub-project's cohort, the center rule, not deleted): every read and write here joins
  * the patient. A task's state is computed in SQL from its status, its window and `today` (an Asia/Shanghai calendar

@@ -122,7 +122,7 @@ describe('GET auth/menu', () => {
     const data = await menu(token, 'project');
     expect(data.menus.map((m) => m.name)).not.toContain('项目配置');
     expect(hrefs(data.menus).filter((h) => h.startsWith('/manage/'))).toEqual([]);
-    // the open-queries list (issue 12) under 患者管理, for the data-entry member too
+    // the open-queries list under 患者管理, for the data-entry member too
     const patient = data.menus.find((m) => m.name === '患者管理');
     expect(patient?.children?.map((c) => [c.name, c.href])).toContainEqual(['质疑管理', '/patient/query']);
   });

@@ -165,7 +165,7 @@ export function fieldColumns(sources: readonly { definition: Definition; version
       if (form.repeating || form.followUp) continue;
       for (const field of form.fields) {
         // A field bound to the patient record has no column of its own: the demographic column (姓名, 性别, …) fills
-        // the patient, and the record's bound field takes the patient's value (issue 12).
+        // the patient, and the record's bound field takes the patient's value.
         if (NO_COLUMN.includes(field.type) || seen.has(field.key) || field.binding !== undefined) continue;
         seen.add(field.key);
         out.push({

@@ -186,7 +186,7 @@ describe('GET patient-import/template', () => {
     ]);
     expect(letters.get('patient.patientNo')).toBe('A');
     expect(letters.get('patient.status')).toBe('J');
-    // The 人口学资料 fields bound to the patient record are the demographic columns, not a second set (issue 12):
+    // The 人口学资料 fields bound to the patient record are the demographic columns, not a second set:
     // the CRF's first column is its first unbound field, and no header appears twice.
     for (const key of ['name', 'gender', 'birth_date', 'phone', 'id_number']) expect(letters.has(key)).toBe(false);
     expect(letters.get('ethnicity')).toBe('K');

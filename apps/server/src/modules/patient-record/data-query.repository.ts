@@ -181,7 +181,7 @@ export async function updateQuery(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Query notifications and the open-queries list (issue 12)
+// Query notifications and the open-queries list
 
 /**
  * Whose data a query is about: the last user who wrote the data point (its latest value version with an actor), else

@@ -49,7 +49,7 @@ export function createDataQueryService(deps: {
   db: Db;
   clock: Clock;
   definitions?: DefinitionCache;
-  /** Tells the people of a query (issue 12) inside the query's transaction; none = nobody is told. */
+  /** Tells the people of a query inside the query's transaction; none = nobody is told. */
   notifier?: Notifier;
 }) {
   const { db, clock } = deps;

@@ -12,7 +12,7 @@ import { seedDemoPatients } from '../patient/patient.seed';
 import { seedDemoRecords } from './patient-record.seed';
 
 /**
- * Issue 12, "demographics are typed twice": the 人口学资料 fields bound to the patient record (name, sex, birth date,
+ * "demographics are typed twice": the 人口学资料 fields bound to the patient record (name, sex, birth date,
  * identity number, phone) show the patient's values, change the patient when saved, follow the patient when it is
  * edited, and are masked and read-only without `patient.pii`.
  */

@@ -18,7 +18,7 @@ import { isPhiPath, maskData, pathLabelOf, phiKeys } from './record-data';
 import { maskedBoundValues, withPatientValues, type BoundValues } from './patient-binding';
 
 /**
- * The data a caller sees: the bound fields hold the patient's current values (issue 12), `phi` values withheld without
+ * The data a caller sees: the bound fields hold the patient's current values, `phi` values withheld without
  * `patient.pii` — but a bound identity value shows masked exactly as the patient list shows it (`张*`).
  */
 export function shownData(

@@ -218,7 +218,7 @@ export async function seedDemoRecords(db: Db): Promise<number> {
       const at = new Date(step.at);
       const key = `${patient.id}/${step.formKey}/${step.instance ?? 1}`;
       const existing = written.get(key) ?? null;
-      // The bound fields hold the patient's own values (issue 12): one source of truth from the first record on.
+      // The bound fields hold the patient's own values: one source of truth from the first record on.
       const identity = identities.get(step.patientNo);
       const stepData = identity
         ? withPatientValues(form, step.data, { ...identity, gender: identity.gender as '1' | '2' })

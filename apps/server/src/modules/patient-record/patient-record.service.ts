@@ -90,7 +90,7 @@ export function createPatientRecordService(deps: {
   db: Db;
   clock: Clock;
   definitions?: DefinitionCache;
-  /** The patient record: the one source of the CRF fields bound to it (issue 12). */
+  /** The patient record: the one source of the CRF fields bound to it. */
   patients: BoundPatients;
   /** The patient's follow-up kept in step with a save of a form it reads (the follow-up module's, from buildApp). */
   followup: PatientFollowupSync;
@@ -216,7 +216,7 @@ export function createPatientRecordService(deps: {
 
     /**
      * Saves a form's data: draft or submit, the engine's verdict, reason and concurrency rules (see the contract).
-     * `link.followupTaskId` (the follow-up record, issue 6) tags a new or untagged record with the follow-up task.
+     * `link.followupTaskId` (the follow-up record) tags a new or untagged record with the follow-up task.
      */
     async save(
       auth: AuthContext,

@@ -22,7 +22,7 @@ import { createInAppNotifier, type Notifier } from '../notification/notifier';
 import { seedDemoPatients } from '../patient/patient.seed';
 
 /**
- * Issue 12: the people of a query are told (the data's author when a monitor raises it, the raiser when it is answered,
+ * the people of a query are told (the data's author when a monitor raises it, the raiser when it is answered,
  * the answerer when it is closed), in the query's transaction; and the open-queries list `POST form-record/query/page`
  * with its filters, its scope (tenant, project, center) and PHI masking.
  */

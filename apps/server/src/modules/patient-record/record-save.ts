@@ -81,7 +81,7 @@ export function resolveSaveTarget(
 }
 
 /**
- * Bound fields (issue 12): the patient's attributes, checked like 新增患者; a change is the patient's change. The data
+ * Bound fields: the patient's attributes, checked like 新增患者; a change is the patient's change. The data
  * the record takes, and the patient's change planned (null: none).
  */
 export async function planBoundChange(

@@ -58,7 +58,7 @@ export type RecordWrite = {
   /** The audit action; default create / submit (draft → submitted) / update. */
   action?: string;
   /**
-   * The follow-up task (issue 6) the record is filled for: set on a new record, and on an existing one that carries
+   * The follow-up task the record is filled for: set on a new record, and on an existing one that carries
    * no task yet (a record already tagged keeps its task).
    */
   followupTaskId?: string;

@@ -34,7 +34,7 @@ import { ok, okSchema } from '../../plugins/envelope';
 import type { ProjectManageService } from './project-manage.service';
 
 /**
- * Project management (issue 3). Access: the route's permission is checked by the access hook; the per-project right
+ * Project management. Access: the route's permission is checked by the access hook; the per-project right
  * (owner, `permission.manage`) by the service from the session's memberships.
  */
 export function registerProjectManageRoutes(root: FastifyInstance, deps: { manage: ProjectManageService }): void {

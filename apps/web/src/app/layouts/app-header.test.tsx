@@ -252,7 +252,7 @@ describe('AppHeader', () => {
   });
 });
 
-describe('AppHeader for a system administrator switched into a tenant (issue 12)', () => {
+describe('AppHeader for a system administrator switched into a tenant', () => {
   const switchedAdmin = (supportAccessUntil: string | null = null) =>
     buildUserInfo({
       tenantCode: 'h001',

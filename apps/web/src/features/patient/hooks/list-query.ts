@@ -27,7 +27,7 @@ export type UrlQuery = {
   sortOrder?: SortOrder;
   centerId?: string;
   status?: PatientStatus;
-  /** 随访状态 (issue 6), `?fu=` in the address. */
+  /** 随访状态, `?fu=` in the address. */
   followupStatus?: PatientFollowupStatus;
   enrolDateFrom?: string;
   enrolDateTo?: string;

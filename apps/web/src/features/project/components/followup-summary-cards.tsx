@@ -22,7 +22,7 @@ export function followupFigures(today: string): readonly Figure[] {
   ];
 }
 
-/** Follow-up at a glance (issue 6): shown only to users holding `followup.list` in the current project. */
+/** Follow-up at a glance: shown only to users holding `followup.list` in the current project. */
 export function FollowupSummaryCards() {
   const held = useMenuStore((s) => s.permissions);
   const allowed = hasAnyPermission(held, [PERMISSIONS.followupList]);

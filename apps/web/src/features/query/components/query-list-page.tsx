@@ -278,7 +278,7 @@ function QueryList() {
 }
 
 /**
- * `/patient/query` (质疑管理, issue 12; the seed has no route for it): the current project's queries the user may see —
+ * `/patient/query` (质疑管理; the specified route table has no route for it): the current project's queries the user may see —
  * open and answered by default — with filters for status, center, form, mine (raised by me / on my data) and days
  * open. A row opens the record at the queried field.
  */

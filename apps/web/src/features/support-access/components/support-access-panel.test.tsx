@@ -26,7 +26,7 @@ describe('canGrantSupport', () => {
   });
 });
 
-describe('SupportAccessPanel (issue 12)', () => {
+describe('SupportAccessPanel', () => {
   it('should grant support access for the hours entered and revoke it', async () => {
     setToken('tok');
     const bodies: unknown[] = [];
