@@ -119,7 +119,7 @@ function Editor({ api, initial, latest }: { api: RecordSessionApi<Rec>; initial:
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const pause = (ms: number) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
 
-describe('useRecordSession', { timeout: 60_000 }, () => {
+describe('useRecordSession', () => {
   it('should save a draft by itself 2 s after typing stops and go on from the saved rowVersion', async () => {
     const server = fakeServer(record());
     renderWithProviders(<Editor api={server.api} initial={record()} />);

@@ -174,7 +174,7 @@ async function renderEdit(id = TASK_1) {
 
 const stateTag = () => screen.getAllByTestId('task-state')[0] as HTMLElement;
 
-describe('FollowupEditPage', { timeout: 120_000 }, () => {
+describe('FollowupEditPage', () => {
   it('should show the patient, the visit and the other tasks', async () => {
     serve();
     await renderEdit();

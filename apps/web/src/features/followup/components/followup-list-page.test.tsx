@@ -89,7 +89,7 @@ const tab = (text: RegExp) => {
 
 afterEach(() => clearWorklistKeyword());
 
-describe('FollowupListPage', { timeout: 120_000 }, () => {
+describe('FollowupListPage', () => {
   it('should say 加载中 rather than 今天没有待随访的患者 or zero counts while the list loads', async () => {
     serve();
     let release: () => void = () => undefined;

@@ -88,7 +88,7 @@ async function dialog(title: RegExp): Promise<HTMLElement> {
   return found as HTMLElement;
 }
 
-describe('PatientEditPage', { timeout: 60_000 }, () => {
+describe('PatientEditPage', () => {
   it('should show the patient, the form tree with status and completeness, and the selected form when opened', async () => {
     serve({
       records: [

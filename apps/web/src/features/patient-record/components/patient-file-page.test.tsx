@@ -99,7 +99,7 @@ function serve() {
   );
 }
 
-describe('PatientFilePage', { timeout: 60_000 }, () => {
+describe('PatientFilePage', () => {
   it('should tell the patient’s story in date order on the timeline', async () => {
     serve();
     renderRoute(<PatientFilePage />, { path: '/patient/file', at: `/patient/file?id=${PATIENT_ID}` });

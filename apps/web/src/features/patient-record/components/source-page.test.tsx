@@ -73,7 +73,7 @@ describe('sdvState', () => {
   });
 });
 
-describe('SourcePage', { timeout: 60_000 }, () => {
+describe('SourcePage', () => {
   it('should list every version newest first with who, when, reason and source, and show a changed value as stale', async () => {
     serve(
       () =>

@@ -28,7 +28,7 @@ function captureUpdates() {
   return bodies;
 }
 
-describe('relative plan editor', { timeout: 120_000 }, () => {
+describe('relative plan editor', () => {
   it('should send a draft with three visits from 每3个月一次，共3次', async () => {
     servePlanPages();
     const bodies: unknown[] = [];
@@ -179,7 +179,7 @@ describe('relative plan editor', { timeout: 120_000 }, () => {
   });
 });
 
-describe('fixed plan editor', { timeout: 120_000 }, () => {
+describe('fixed plan editor', () => {
   it('should preview the dates of a period with month ends clamped', async () => {
     servePlanPages();
     serveDetail(

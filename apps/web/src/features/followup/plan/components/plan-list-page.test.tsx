@@ -26,7 +26,7 @@ function renderList() {
   return renderRoute(<FollowupPlanListPage />, { path: '/manage/followup', at: '/manage/followup' });
 }
 
-describe('FollowupPlanListPage', { timeout: 120_000 }, () => {
+describe('FollowupPlanListPage', () => {
   it('should list plans and show what 启用 did', async () => {
     servePlanPages();
     let active = false;
