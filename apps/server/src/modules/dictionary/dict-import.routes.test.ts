@@ -218,6 +218,7 @@ describe('code-list import', () => {
         ['x', 'y'],
       ]),
     );
+    expect(noCode.statusCode, noCode.body).toBe(200);
     expect(noCode.json<Body<Report>>().data.errors[0]?.message).toMatch(/^缺少“编码”列/);
     const unclosed = await upload('dry-run', dictId, 'a.csv', Buffer.from('编码,名称\nI50,"心力衰竭\nI51,心肌炎\n'));
     expect(unclosed.statusCode).toBe(400);
