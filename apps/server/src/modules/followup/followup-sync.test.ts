@@ -184,81 +184,93 @@ describe('the rule in SQL and in memory', () => {
 });
 
 describe('activation at scale', () => {
-  it('should assign 10,000 patients and create their 40,000 tasks in one call, and stop and resume them by rule', async () => {
-    const [center] = await t.db.select().from(centers).where(eq(centers.projectId, hfId)).limit(1);
-    await t.db.execute(sql`
+  // 10,000 patients, 40,000 tasks, then a stop and a resume of all of them: about 17 s on CI's external PostgreSQL,
+  // up to 80 s on the embedded one beside the other test files. Bounded on its own so the rest keep the default.
+  const SCALE = { timeout: 180_000 };
+  it(
+    'should assign 10,000 patients and create their 40,000 tasks in one call, and stop and resume them by rule',
+    SCALE,
+    async () => {
+      const [center] = await t.db.select().from(centers).where(eq(centers.projectId, hfId)).limit(1);
+      await t.db.execute(sql`
       insert into patients (tenant_id, project_id, center_id, seq, patient_no, name, enrol_date, status)
       select ${tenantId}, ${hfId}, ${center?.id}, 1000 + g, 'B-' || g, '批量' || g,
         date '2025-01-01' + (g % 600), 'enrolled'
       from generate_series(1, 10000) g`);
-    const res = await t.api({
-      method: 'POST',
-      url: '/followup/plan',
-      token: owner,
-      payload: {
-        name: '大规模计划',
-        kind: 'relative',
-        anchor: { type: 'enrol' },
-        visits: [1, 3, 6, 12].map((m) => ({
-          name: `${m}个月`,
-          offset: m,
-          offsetUnit: 'month',
-          windowBefore: 7,
-          windowAfter: 7,
-          contactMethod: 'phone',
-        })),
-        assignMode: 'auto',
-      },
-    });
-    const plan = res.json<Body<PlanVO>>().data;
-    const started = performance.now();
-    const activated = await t.api({
-      method: 'POST',
-      url: '/followup/plan/activate',
-      token: owner,
-      payload: { id: plan.id },
-    });
-    const ms = performance.now() - started;
-    expect(activated.statusCode, activated.body).toBe(200);
-    expect(activated.json<Body<PlanApplyResponse>>().data).toEqual({
-      assigned: 10_007,
-      tasksCreated: 40_028,
-      waitingForAnchor: 0,
-      stopped: 0,
-    });
-    console.log(`activation of 10,007 patients / 40,028 tasks: ${Math.round(ms)} ms`);
-    const [one] = await t.db
-      .select()
-      .from(followupTasks)
-      .innerJoin(patients, eq(patients.id, followupTasks.patientId))
-      .where(and(eq(followupTasks.planId, plan.id), eq(patients.patientNo, 'B-31')))
-      .orderBy(followupTasks.dueDate)
-      .limit(1);
-    expect(one?.followup_tasks.dueDate).toBe('2025-03-01'); // enrolled 2025-02-01 (+31 days) + 1 month
+      const res = await t.api({
+        method: 'POST',
+        url: '/followup/plan',
+        token: owner,
+        payload: {
+          name: '大规模计划',
+          kind: 'relative',
+          anchor: { type: 'enrol' },
+          visits: [1, 3, 6, 12].map((m) => ({
+            name: `${m}个月`,
+            offset: m,
+            offsetUnit: 'month',
+            windowBefore: 7,
+            windowAfter: 7,
+            contactMethod: 'phone',
+          })),
+          assignMode: 'auto',
+        },
+      });
+      const plan = res.json<Body<PlanVO>>().data;
+      const started = performance.now();
+      const activated = await t.api({
+        method: 'POST',
+        url: '/followup/plan/activate',
+        token: owner,
+        payload: { id: plan.id },
+      });
+      const ms = performance.now() - started;
+      expect(activated.statusCode, activated.body).toBe(200);
+      expect(activated.json<Body<PlanApplyResponse>>().data).toEqual({
+        assigned: 10_007,
+        tasksCreated: 40_028,
+        waitingForAnchor: 0,
+        stopped: 0,
+      });
+      console.log(`activation of 10,007 patients / 40,028 tasks: ${Math.round(ms)} ms`);
+      const [one] = await t.db
+        .select()
+        .from(followupTasks)
+        .innerJoin(patients, eq(patients.id, followupTasks.patientId))
+        .where(and(eq(followupTasks.planId, plan.id), eq(patients.patientNo, 'B-31')))
+        .orderBy(followupTasks.dueDate)
+        .limit(1);
+      expect(one?.followup_tasks.dueDate).toBe('2025-03-01'); // enrolled 2025-02-01 (+31 days) + 1 month
 
-    // the rule narrowed to a sub-project none of them is in, then widened again: stopped, then resumed in one call each
-    const applyWith = async (rule: PlanRule) => {
-      await t.db.update(followupPlans).set({ rule }).where(eq(followupPlans.id, plan.id));
-      const began = performance.now();
-      const res = await t.api({ method: 'POST', url: '/followup/plan/apply', token: owner, payload: { id: plan.id } });
-      expect(res.statusCode, res.body).toBe(200);
-      return { data: res.json<Body<PlanApplyResponse>>().data, ms: Math.round(performance.now() - began) };
-    };
-    const narrowed = await applyWith({ subProjectIds: [subId] });
-    const inSub = people.filter((p) => p.subProjectId === subId && p.status !== 'deceased').length;
-    expect(narrowed.data).toEqual({ assigned: 0, tasksCreated: 0, waitingForAnchor: 0, stopped: 10_007 - inSub });
-    const openLeft = await t.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(followupTasks)
-      .where(and(eq(followupTasks.planId, plan.id), eq(followupTasks.status, 'open')));
-    expect(openLeft[0]?.n).toBe(inSub * 4);
-    const widened = await applyWith({ subProjectIds: [] });
-    expect(widened.data).toEqual({ assigned: 10_007 - inSub, tasksCreated: 0, waitingForAnchor: 0, stopped: 0 });
-    const reopened = await t.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(followupTasks)
-      .where(and(eq(followupTasks.planId, plan.id), eq(followupTasks.status, 'open')));
-    expect(reopened[0]?.n).toBe(40_028);
-    console.log(`rule narrowed: ${narrowed.ms} ms, widened again: ${widened.ms} ms`);
-  });
+      // the rule narrowed to a sub-project none of them is in, then widened again: stopped, then resumed in one call each
+      const applyWith = async (rule: PlanRule) => {
+        await t.db.update(followupPlans).set({ rule }).where(eq(followupPlans.id, plan.id));
+        const began = performance.now();
+        const res = await t.api({
+          method: 'POST',
+          url: '/followup/plan/apply',
+          token: owner,
+          payload: { id: plan.id },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return { data: res.json<Body<PlanApplyResponse>>().data, ms: Math.round(performance.now() - began) };
+      };
+      const narrowed = await applyWith({ subProjectIds: [subId] });
+      const inSub = people.filter((p) => p.subProjectId === subId && p.status !== 'deceased').length;
+      expect(narrowed.data).toEqual({ assigned: 0, tasksCreated: 0, waitingForAnchor: 0, stopped: 10_007 - inSub });
+      const openLeft = await t.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(followupTasks)
+        .where(and(eq(followupTasks.planId, plan.id), eq(followupTasks.status, 'open')));
+      expect(openLeft[0]?.n).toBe(inSub * 4);
+      const widened = await applyWith({ subProjectIds: [] });
+      expect(widened.data).toEqual({ assigned: 10_007 - inSub, tasksCreated: 0, waitingForAnchor: 0, stopped: 0 });
+      const reopened = await t.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(followupTasks)
+        .where(and(eq(followupTasks.planId, plan.id), eq(followupTasks.status, 'open')));
+      expect(reopened[0]?.n).toBe(40_028);
+      console.log(`rule narrowed: ${narrowed.ms} ms, widened again: ${widened.ms} ms`);
+    },
+  );
 });
