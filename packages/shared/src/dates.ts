@@ -5,6 +5,8 @@
  * and date bounds — takes this one, never the machine's local date. Zod-free.
  */
 
+import { isMaskedValue } from './phi-mask';
+
 export const REGISTRY_TIME_ZONE = 'Asia/Shanghai';
 
 const shanghaiFormat = new Intl.DateTimeFormat('en-CA', {
@@ -26,7 +28,6 @@ export function shanghaiToday(): string {
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MASKED_TO_YEAR = /^(\d{4})-\*\*-\*\*$/;
 
 /**
  * Age in whole years on a day, as people count it: one more on each birthday (born 29 February: on 1 March in other
@@ -46,8 +47,10 @@ export function ageOn(birthDate: string, on: string): number | null {
  */
 export function ageLabel(birthDate: string | null | undefined, on: string): string {
   if (!birthDate) return '—';
-  const masked = MASKED_TO_YEAR.exec(birthDate);
-  if (masked) return `约${Number(on.slice(0, 4)) - Number(masked[1])}岁`;
+  if (isMaskedValue(birthDate)) {
+    const year = /^\d{4}/.exec(birthDate)?.[0];
+    return year ? `约${Number(on.slice(0, 4)) - Number(year)}岁` : '—';
+  }
   const age = ageOn(birthDate, on);
   return age === null ? '—' : `${age}岁`;
 }
