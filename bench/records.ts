@@ -1,44 +1,51 @@
 /**
- * Patient-record benchmarks P1–P3 of quality.md, each figure of our code next to the raw SQL of the same work measured
- * in the same run, on the benchmark data set of `npm run seed:bench`:
+ * Patient-record benchmarks P1–P3 of quality.md, each figure of our code next to raw SQL doing the same database work,
+ * measured in the same run, on the benchmark data set of `npm run seed:bench`:
  *
  * - P1 patient list page: 20 rows, tenant + center scoped (a center's data-entry user), filtered (status), sorted
- *   (enrolment date, newest first); page 1 and page 2,000. Latency p50/p95 at concurrency 1. Target: p50 ≤ 2× raw.
+ *   (enrolment date, newest first); page 1, page 1 of a new filter (with its count) and page 2,000 by cursor.
+ *   Latency p50/p95 at concurrency 1. Target: p50 ≤ 2× raw. The raw query reads the same columns as ours (the
+ *   patient's, its center's, the blank-sort flag and the CRF list-column values) and writes the same read audit.
  * - P2 patient detail with the audit of the read (`GET patient-info/{id}` with `patient.pii`: decrypt + audit row).
  *   Throughput at concurrency 4. Target: ≥ 0.35× raw.
- * - P3 form save (`POST form-record/save`: validate, JSONB write, version check, history, audit). Rate at
- *   concurrency 4. Target: ≥ 0.5× a raw single-row UPDATE.
+ * - H the list and the detail over real HTTP (50 connections from a separate autocannon process) beside a bare
+ *   Fastify hello-world in the same run: how far our routes are from the ceiling of any route. Printed, no target.
+ * - P3 form save (`POST form-record/save`: validate, JSONB write, version check, value history, audit), at
+ *   concurrency 4 and with 32 savers in one tenant. Beside it two raw sides: the same rows written by one prepared
+ *   statement (record, value versions, audit), and a bare single-row UPDATE. Target: ≥ 0.5× the bare UPDATE.
  *
  * "Raw" is hand-written SQL on a plain pg pool doing the database work the same answer needs under our rules (the rows,
  * and for reads of identified data the audit row in the same transaction): no HTTP, session, scope, ORM, validation,
- * decryption or serialisation. The ratio is then the cost of our code, which holds on a noisy machine.
+ * decryption or serialisation. Its statements are prepared (named) where ours are (`runPrepared`). The ratio is then
+ * the cost of our code. Every figure carries the machine's load average when it was taken: contention compresses
+ * ratios toward 1, so a ratio measured under load flatters the slower side.
  *
- * Our side runs through the real application: `buildApp` with `app.inject`, signed in with a real password login and
+ * P1–P3 run through the real application: `buildApp` with `app.inject`, signed in with a real password login and
  * session (`POST auth/login`, `GET web-project/change`). inject runs the whole Fastify lifecycle (routing, access hook,
- * zod validation, handler, serialisation) without a socket: on 2 shared cores a separate HTTP load generator (e.g.
- * autocannon) would compete with the server and PostgreSQL for CPU and measure the kernel's loopback more than our
- * code. Both sides keep the same number of requests in flight from one Node process.
+ * zod validation, handler, serialisation) without a socket, so on 2 shared cores the figure is our code's, not the
+ * kernel's loopback; H adds the socket. Both sides keep the same number of requests in flight from one Node process.
  *
  * Databases: `BENCH_TARGETS` (default `embedded,pg`) × `BENCH_SIZES` (default `100000`; the full run
  * `BENCH_SIZES=100000,1000000`). Each is seeded once and reused: embedded clusters under
- * `.tmp/bench/embedded-<N>/data`, databases `registry_bench_<N>` on `BENCH_PG_URL` (default the machine's PostgreSQL,
+ * `.tmp/bench/embedded-<N>/data`, databases `registry_bench_<checkout>_<N>` on `BENCH_PG_URL` (default the machine's PostgreSQL,
  * postgres://postgres@127.0.0.1:5432/postgres); re-seeded when BENCH_SEED_VERSION changes. `BENCH_SECONDS` (default 3)
  * is the length of one throughput round. Prints a table and writes JSON to bench/results/. Asserts nothing.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { API_BASE, APP_CODE } from '@registry/shared/constants';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config/config';
-import { BENCH_FORM_KEYS } from '../apps/server/src/db/bench-seed/bench-definition';
+import { listFields } from '@registry/shared/forms/walk';
+import { BENCH_DEFINITION, BENCH_FORM_KEYS } from '../apps/server/src/db/bench-seed/bench-definition';
 import {
   BENCH_PASSWORD,
   BENCH_PROJECT_CODE,
@@ -52,14 +59,19 @@ import { closePool, createPool } from '../apps/server/src/db/pool';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TMP = path.join(ROOT, '.tmp', 'bench');
+/** Names this checkout's benchmark databases, so two checkouts on one PostgreSQL never drop each other's. */
+const CHECKOUT = createHash('sha1').update(ROOT).digest('hex').slice(0, 8);
 const SIZES = (process.env.BENCH_SIZES ?? '100000').split(',').map((s) => Number(s.trim().replace(/_/g, '')));
 const TARGETS = (process.env.BENCH_TARGETS ?? 'embedded,pg').split(',').map((s) => s.trim()) as Target[];
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROUND_MS = Number(process.env.BENCH_SECONDS ?? 3) * 1000;
 const CONCURRENCY = 4;
+/** Savers in one tenant at once for P3's throughput round (each side's pool has 10 connections, as the app's). */
+const SAVERS = 32;
+const HTTP_CONNECTIONS = 50;
 const LATENCY_RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 150);
 /** `BENCH_ONLY=P1,P3` runs some of the benchmarks (default all). */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'P1,P2,P3').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'P1,P2,P3,H').split(',').map((s) => s.trim()));
 const quiet = { info: () => undefined, warn: () => undefined, error: (m: string) => process.stderr.write(`${m}\n`) };
 
 type Target = 'embedded' | 'pg';
@@ -80,6 +92,8 @@ type Metric = {
   ratio: number;
   target: string;
   verdict: 'ok' | 'MISSED' | 'info';
+  /** The machine's 1-minute load average when the figure was taken: contention compresses ratios toward 1. */
+  load: number;
 };
 
 for (const s of SIZES) if (!Number.isInteger(s) || s < 1) throw new Error(`BENCH_SIZES: ${s} 不是正整数`);
@@ -166,7 +180,7 @@ async function openDatabase(target: Target, size: number): Promise<Database> {
   let manifest = await readManifest(dir);
   const fresh = manifest?.version === BENCH_SEED_VERSION && manifest.patients === size;
   if (target === 'pg') {
-    const database = `registry_bench_${size}`;
+    const database = `registry_bench_${CHECKOUT}_${size}`;
     const env = { ...(await pgKeys(dir)), DATABASE_URL: dbUrl(PG_ADMIN_URL, database) };
     if (!fresh) {
       const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -230,14 +244,14 @@ async function latencies(ours: (i: number) => Promise<void>, raw: (i: number) =>
   return { ours: { p50: pct(a, 0.5), p95: pct(a, 0.95) }, raw: { p50: pct(b, 0.5), p95: pct(b, 0.95) } };
 }
 
-/** Completed calls per second with `CONCURRENCY` in flight for ROUND_MS. */
-async function rate(call: (i: number) => Promise<void>): Promise<number> {
+/** Completed calls per second with `concurrency` calls in flight for ROUND_MS. */
+async function rate(call: (i: number) => Promise<void>, concurrency = CONCURRENCY): Promise<number> {
   let next = 0;
   let done = 0;
   const deadline = performance.now() + ROUND_MS;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (performance.now() < deadline) {
         await call(next++);
         done++;
@@ -247,19 +261,21 @@ async function rate(call: (i: number) => Promise<void>): Promise<number> {
   return done / ((performance.now() - started) / 1000);
 }
 
-/** Two rounds each, alternating ours and raw; the mean of the rounds. */
-async function rates(ours: (i: number) => Promise<void>, raw: (i: number) => Promise<void>) {
-  await rate(ours); // warm-up (JIT, caches)
-  await rate(raw);
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let round = 0; round < 2; round++) {
-    a.push(await rate(ours));
-    b.push(await rate(raw));
-  }
-  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-  return { ours: mean(a), raw: mean(b) };
+/** Every side warmed up, then two rounds each, the sides alternating (drift hits all alike); the mean of the rounds. */
+async function rateRounds(concurrency: number, sides: ((i: number) => Promise<void>)[]): Promise<number[]> {
+  for (const side of sides) await rate(side, concurrency); // warm-up (JIT, caches, prepared statements)
+  const sums = sides.map(() => 0);
+  for (let round = 0; round < 2; round++)
+    for (const [k, side] of sides.entries()) sums[k] = (sums[k] ?? 0) + (await rate(side, concurrency));
+  return sums.map((sum) => sum / 2);
 }
+
+async function rates(ours: (i: number) => Promise<void>, raw: (i: number) => Promise<void>) {
+  const [a = 0, b = 0] = await rateRounds(CONCURRENCY, [ours, raw]);
+  return { ours: a, raw: b };
+}
+
+const load1 = () => Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
 
 const latencyMetric = (id: string, metric: string, ours: number, raw: number, limit: number): Metric => ({
   id,
@@ -270,6 +286,7 @@ const latencyMetric = (id: string, metric: string, ours: number, raw: number, li
   ratio: ours / raw,
   target: `≤ ${limit}×`,
   verdict: ours / raw <= limit ? 'ok' : 'MISSED',
+  load: load1(),
 });
 const rateMetric = (id: string, metric: string, ours: number, raw: number, floor: number): Metric => ({
   id,
@@ -280,6 +297,7 @@ const rateMetric = (id: string, metric: string, ours: number, raw: number, floor
   ratio: ours / raw,
   target: `≥ ${floor}×`,
   verdict: ours / raw >= floor ? 'ok' : 'MISSED',
+  load: load1(),
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -287,7 +305,7 @@ const rateMetric = (id: string, metric: string, ours: number, raw: number, floor
 
 type Api = (method: 'GET' | 'POST', url: string, body?: unknown) => Promise<{ status: number; json: () => unknown }>;
 
-async function signIn(app: FastifyInstance, username: string, projectId: string): Promise<Api> {
+async function signIn(app: FastifyInstance, username: string, projectId: string): Promise<{ api: Api; token: string }> {
   const call =
     (token?: string): Api =>
     async (method, url, body) => {
@@ -305,7 +323,67 @@ async function signIn(app: FastifyInstance, username: string, projectId: string)
   const api = call(token);
   const change = await api('GET', `/web-project/change?projectId=${projectId}`);
   if (change.status !== 200) throw new Error(`进入基准项目失败：${change.status}`);
-  return api;
+  return { api, token };
+}
+
+/** Requests per second of autocannon (its own process, 50 connections, ROUND_MS) against one URL. */
+function httpLoad(options: { url: string; method?: string; headers?: Record<string, string>; body?: string }) {
+  return new Promise<{ requests: number; errors: number; non2xx: number; p50: number; p99: number }>(
+    (resolve, reject) => {
+      const args = [
+        path.join(ROOT, 'bench', 'http-load.mjs'),
+        JSON.stringify({ ...options, connections: HTTP_CONNECTIONS, seconds: ROUND_MS / 1000 }),
+      ];
+      const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0 ? resolve(JSON.parse(out.trim())) : reject(new Error(`http-load 失败（退出码 ${code}）`)),
+      );
+    },
+  );
+}
+
+/**
+ * H: requests per second over real HTTP (50 connections from a separate autocannon process) of the list page and the
+ * detail, beside a bare Fastify hello-world measured in the same run on the same machine: the ceiling of any route.
+ */
+async function benchHttp(app: FastifyInstance, token: string, detailIds: string[]): Promise<Metric[]> {
+  const hello = Fastify({ logger: false });
+  hello.get('/', async () => ({ hello: 'world' }));
+  const helloUrl = await hello.listen({ host: '127.0.0.1', port: 0 });
+  const appUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const headers = { 'x-app-code': APP_CODE, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const list = {
+      url: `${appUrl}${API_BASE}/patient-info/page`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ current: 1, size: 20, status: 'enrolled', sortField: 'enrolDate', sortOrder: 'desc' }),
+    };
+    const detail = { url: `${appUrl}${API_BASE}/patient-info/${detailIds[0]}`, headers };
+    await httpLoad({ url: `${helloUrl}/` }); // warm-up
+    await httpLoad(list);
+    await httpLoad(detail);
+    const ceiling = await httpLoad({ url: `${helloUrl}/` });
+    const metrics: Metric[] = [];
+    for (const [label, options] of [
+      ['患者列表第 1 页', list],
+      ['患者详情（含读取审计）', detail],
+    ] as const) {
+      const r = await httpLoad(options);
+      if (r.errors > 0 || r.non2xx > 0) throw new Error(`H ${label}：${r.errors} 个错误，${r.non2xx} 个非 2xx 应答`);
+      metrics.push({
+        ...rateMetric('H', `HTTP ${label} vs Fastify hello-world（p99 ${r.p99} ms）`, r.requests, ceiling.requests, 0),
+        verdict: 'info',
+        target: '—',
+      });
+    }
+    return metrics;
+  } finally {
+    await hello.close();
+  }
 }
 
 function expectOk(res: { status: number; json: () => unknown }, what: string): void {
@@ -315,9 +393,30 @@ function expectOk(res: { status: number; json: () => unknown }, what: string): v
 // ---------------------------------------------------------------------------------------------------------------
 // One target and size
 
-const LIST_COLUMNS = `p.id, p.patient_no, p.name, p.gender, p.birth_date, p.hospital_no, p.id_number_enc, p.phone_enc,
-  p.center_id, c.code as center_code, c.name as center_name, p.sub_project_id, p.enrol_date, p.status, p.row_version,
-  p.created_at, p.updated_at`;
+/**
+ * What our list reads per row: the patient's columns, its center, whether the sort value is blank, and the values of
+ * the CRF fields marked `listColumn` (one sub-select over the patient's first-instance records).
+ */
+const LIST_FIELDS = new Map<string, string[]>();
+for (const { form, field, group } of listFields(BENCH_DEFINITION))
+  if (field.listColumn && !group) LIST_FIELDS.set(form.key, [...(LIST_FIELDS.get(form.key) ?? []), field.key]);
+const LIST_VALUE_FORMS = `case fr.form_key ${[...LIST_FIELDS]
+  .map(
+    ([form, keys]) =>
+      `when '${form}' then jsonb_build_object(${keys.map((k) => `'${k}', fr.data -> '${k}'`).join(', ')})`,
+  )
+  .join(' ')} end`;
+/** What the detail reads (`patientColumns`). */
+const PATIENT_COLUMNS = `p.id, p.patient_no, p.name, p.gender, p.birth_date, p.hospital_no, p.id_number_enc, p.phone_enc,
+  p.center_id, c.code as center_code, c.name as center_name, p.sub_project_id, p.enrol_date, p.status, p.seq,
+  p.row_version, p.created_at, p.updated_at`;
+const LIST_COLUMNS = `${PATIENT_COLUMNS}, (p.enrol_date) is null as sort_is_null,
+  (select jsonb_object_agg(fr.form_key, ${LIST_VALUE_FORMS}) from form_records fr
+    where fr.tenant_id = p.tenant_id and fr.patient_id = p.id and fr.instance = 1 and fr.deleted_at is null
+      and fr.form_key in (${[...LIST_FIELDS.keys()].map((f) => `'${f}'`).join(', ')})) as list_values`;
+
+/** The raw side prepares its statements as ours does (`runPrepared`): parsed once per connection, then a generic plan. */
+const prepared = (name: string, text: string, values: unknown[]) => ({ name: `raw_${name}`, text, values });
 
 async function benchOne(target: Target, size: number) {
   const db = await openDatabase(target, size);
@@ -353,7 +452,7 @@ async function benchOne(target: Target, size: number) {
       [s.project_id],
     );
     if (counted.rows[0]?.n !== size) throw new Error(`基准项目应有 ${size} 名患者，实际 ${counted.rows[0]?.n}`);
-    const api = await signIn(app, BENCH_USERNAMES.entry('C01'), s.project_id);
+    const { api, token } = await signIn(app, BENCH_USERNAMES.entry('C01'), s.project_id);
     const metrics: Metric[] = [];
 
     // ---- P1: the list page
@@ -364,9 +463,12 @@ async function benchOne(target: Target, size: number) {
       try {
         await client.query('BEGIN');
         const { rows } = await client.query<{ id: string }>(
-          `select ${LIST_COLUMNS} from patients p join centers c on c.id = p.center_id where ${listWhere}
-             and p.enrol_date <= $5 order by p.enrol_date desc nulls last, p.seq desc limit 20 offset $4`,
-          [s.tenant_id, s.project_id, s.center_id, offset, enrolTo],
+          prepared(
+            'list_page',
+            `select ${LIST_COLUMNS} from patients p join centers c on c.id = p.center_id where ${listWhere}
+               and p.enrol_date <= $5 order by p.enrol_date desc nulls last, p.seq desc limit 20 offset $4`,
+            [s.tenant_id, s.project_id, s.center_id, offset, enrolTo],
+          ),
         );
         await client.query(
           `insert into audit_events (tenant_id, actor_id, action, entity_type, new_value, request_id, ip)
@@ -408,10 +510,13 @@ async function benchOne(target: Target, size: number) {
       try {
         await client.query('BEGIN');
         const { rows } = await client.query<{ id: string }>(
-          `select ${LIST_COLUMNS} from patients p join centers c on c.id = p.center_id where ${listWhere}
-             and (p.enrol_date, p.seq) < ($4::date, $5::int)
-            order by p.enrol_date desc nulls last, p.seq desc limit 20`,
-          [s.tenant_id, s.project_id, s.center_id, at.enrol_date, at.seq],
+          prepared(
+            'list_keyset',
+            `select ${LIST_COLUMNS} from patients p join centers c on c.id = p.center_id where ${listWhere}
+               and (p.enrol_date, p.seq) < ($4::date, $5::int)
+              order by p.enrol_date desc nulls last, p.seq desc limit 20`,
+            [s.tenant_id, s.project_id, s.center_id, at.enrol_date, at.seq],
+          ),
         );
         await client.query(
           `insert into audit_events (tenant_id, actor_id, action, entity_type, new_value, request_id, ip)
@@ -463,19 +568,16 @@ async function benchOne(target: Target, size: number) {
     const rawFresh = async () => {
       const bound = nextBound();
       await rawPool.query(
-        `select count(*) from (select 1 from patients p where ${listWhere} and p.enrol_date <= $4 limit 100001) c`,
-        [s.tenant_id, s.project_id, s.center_id, bound],
+        prepared(
+          'list_count',
+          `select count(*) from (select 1 from patients p where ${listWhere} and p.enrol_date <= $4 limit 100001) c`,
+          [s.tenant_id, s.project_id, s.center_id, bound],
+        ),
       );
       await rawPage(0, bound);
     };
     if (ONLY.has('P1')) await p1('新筛选条件的第 1 页（含计数）', ourFresh, rawFresh);
     if (ONLY.has('P1')) await p1(`列表第 ${deepPage} 页（游标）`, () => ourPage(deepPage, cursor), rawKeyset);
-    if (ONLY.has('P1'))
-      await p1(
-        `列表第 ${deepPage} 页（仅页码）`,
-        () => ourPage(deepPage),
-        () => rawPage((deepPage - 1) * 20),
-      );
 
     // ---- P2: the detail with the audit of the read
     const ids = (
@@ -492,9 +594,12 @@ async function benchOne(target: Target, size: number) {
       try {
         await client.query('BEGIN');
         const { rows } = await client.query<{ id: string }>(
-          `select ${LIST_COLUMNS} from patients p join centers c on c.id = p.center_id
-            where p.tenant_id = $1 and p.project_id = $2 and p.center_id = $3 and p.deleted_at is null and p.id = $4`,
-          [s.tenant_id, s.project_id, s.center_id, idAt(i)],
+          prepared(
+            'detail',
+            `select ${PATIENT_COLUMNS} from patients p join centers c on c.id = p.center_id
+              where p.tenant_id = $1 and p.project_id = $2 and p.center_id = $3 and p.deleted_at is null and p.id = $4`,
+            [s.tenant_id, s.project_id, s.center_id, idAt(i)],
+          ),
         );
         const row = rows[0];
         if (!row) throw new Error('raw detail: no row');
@@ -512,6 +617,8 @@ async function benchOne(target: Target, size: number) {
       const r = await rates(ourDetail, rawDetail);
       metrics.push(rateMetric('P2', '患者详情（含读取审计）', r.ours, r.raw, 0.35));
     }
+
+    if (ONLY.has('H')) metrics.push(...(await benchHttp(app, token, ids)));
 
     // ---- P3: the form save
     const probe = await api('POST', '/form-record/save', {});
@@ -533,63 +640,123 @@ async function benchOne(target: Target, size: number) {
 }
 
 /**
- * P3: saves of the vital-signs form of different patients, each sending the row version it read; our side through
- * `POST form-record/save`, the raw side a single-row `UPDATE ... WHERE id AND row_version` (autocommit).
+ * P3: saves of the vital-signs form of different patients, each sending the row version it read. Ours through
+ * `POST form-record/save`. Two raw sides, each a prepared statement in autocommit: the same writes as ours (the record
+ * row guarded by its version, a value version for the weight and the recalculated BMI, the audit event with the old
+ * and new values, in one statement as `applyRecordWrite` does), and a bare single-row UPDATE, the ceiling of
+ * quality.md. Each side saves its own records, so no side's versions collide with another's.
  */
 async function benchSave(
   api: Api,
   rawPool: pg.Pool,
-  s: { project_id: string },
+  s: { tenant_id: string; project_id: string; user_id: string },
   patientIds: string[],
 ): Promise<Metric[]> {
-  const { rows } = await rawPool.query<{
-    id: string;
-    patient_id: string;
-    row_version: number;
-    data: Record<string, unknown>;
-    status: string;
-  }>(
-    `select id, patient_id, row_version, data, status from form_records
+  const { rows } = await rawPool.query<SaveRow>(
+    `select id, patient_id, row_version, data, status, version_id from form_records
       where project_id = $1 and form_key = $2 and patient_id = any($3) and deleted_at is null`,
     [s.project_id, BENCH_FORM_KEYS.vitals, patientIds],
   );
-  if (rows.length < 100) throw new Error('P3：可保存的表单记录不足');
-  const half = Math.floor(rows.length / 2);
-  const ourRecords = rows.slice(0, half);
-  const rawRecords = rows.slice(half);
-  const ourVersions = new Map(ourRecords.map((r) => [r.id, r.row_version]));
-  const rawVersions = new Map(rawRecords.map((r) => [r.id, r.row_version]));
+  if (rows.length < 300) throw new Error('P3：可保存的表单记录不足');
+  const third = Math.floor(rows.length / 3);
   const weightOf = (i: number) => Math.round((50 + (i % 400) / 10) * 10) / 10;
-  const ourSave = async (i: number) => {
-    const r = ourRecords[i % ourRecords.length];
-    if (!r) return;
+  const saver = (records: SaveRow[], write: (r: SaveRow, version: number, weight: number) => Promise<number>) => {
+    const versions = new Map(records.map((r) => [r.id, r.row_version]));
+    return async (i: number) => {
+      const r = records[i % records.length];
+      if (!r) return;
+      versions.set(r.id, await write(r, versions.get(r.id) ?? r.row_version, weightOf(i)));
+    };
+  };
+  const ourSave = saver(rows.slice(0, third), async (r, rowVersion, weight) => {
     const res = await api('POST', '/form-record/save', {
       patientId: r.patient_id,
       formKey: BENCH_FORM_KEYS.vitals,
       instance: 1,
-      rowVersion: ourVersions.get(r.id),
-      data: { ...r.data, vs_weight: weightOf(i) },
+      rowVersion,
+      data: { ...r.data, vs_weight: weight },
       action: r.status === 'draft' ? 'draft' : 'submit',
       reason: '基准测试：复核体重',
     });
     expectOk(res, 'form-record/save');
-    ourVersions.set(r.id, (res.json() as { data: { rowVersion: number } }).data.rowVersion);
-  };
-  const rawSave = async (i: number) => {
-    const r = rawRecords[i % rawRecords.length];
-    if (!r) return;
-    const version = rawVersions.get(r.id) ?? 1;
+    return (res.json() as { data: { rowVersion: number } }).data.rowVersion;
+  });
+  const rawSameWork = saver(rows.slice(third, 2 * third), async (r, version, weight) => {
+    const height = Number(r.data.vs_height) || 170;
+    const bmi = Math.round((weight / (height / 100) ** 2) * 10) / 10;
+    const values = (w: unknown, b: unknown) => ({ vs_weight: w, vs_bmi: b });
+    const res = await rawPool.query<{ row_version: number }>(
+      prepared(
+        'save_same_work',
+        `with upd as (
+           update form_records set data = $1, row_version = row_version + 1, updated_by = $5, updated_at = now()
+            where tenant_id = $4 and id = $2 and row_version = $3 and deleted_at is null
+           returning id, project_id, patient_id, row_version),
+         v as (
+           insert into record_value_versions (tenant_id, project_id, patient_id, record_id, path, value, reason,
+             source_type, record_row_version, actor_id, at)
+           select $4, upd.project_id, upd.patient_id, upd.id, x.path, x.value, $6, 'manual', upd.row_version, $5, now()
+             from upd cross join (values ('vs_weight', $7::jsonb), ('vs_bmi', $8::jsonb)) as x(path, value)),
+         a as (
+           insert into audit_events (tenant_id, actor_id, action, entity_type, entity_id, old_value, new_value, reason,
+             request_id, ip)
+           select $4, $5, 'form_record.update', 'form_record', upd.id::text, $9, $10, $6, 'bench', '127.0.0.1' from upd)
+         select row_version from upd`,
+        [
+          JSON.stringify({ ...r.data, vs_weight: weight, vs_bmi: bmi }),
+          r.id,
+          version,
+          s.tenant_id,
+          s.user_id,
+          '基准测试：复核体重',
+          JSON.stringify(weight),
+          JSON.stringify(bmi),
+          JSON.stringify({
+            formKey: BENCH_FORM_KEYS.vitals,
+            rowVersion: version,
+            values: values(r.data.vs_weight, r.data.vs_bmi),
+          }),
+          JSON.stringify({ formKey: BENCH_FORM_KEYS.vitals, rowVersion: version + 1, values: values(weight, bmi) }),
+        ],
+      ),
+    );
+    const next = res.rows[0]?.row_version;
+    if (next === undefined) throw new Error('raw save: stale version');
+    return next;
+  });
+  const rawUpdate = saver(rows.slice(2 * third), async (r, version, weight) => {
     const res = await rawPool.query(
-      `update form_records set data = $1, row_version = row_version + 1, updated_at = now()
-        where id = $2 and row_version = $3`,
-      [JSON.stringify({ ...r.data, vs_weight: weightOf(i) }), r.id, version],
+      prepared(
+        'save_bare_update',
+        'update form_records set data = $1, row_version = row_version + 1, updated_at = now() where id = $2 and row_version = $3',
+        [JSON.stringify({ ...r.data, vs_weight: weight }), r.id, version],
+      ),
     );
     if (res.rowCount !== 1) throw new Error('raw save: stale version');
-    rawVersions.set(r.id, version + 1);
-  };
-  const r = await rates(ourSave, rawSave);
-  return [rateMetric('P3', '表单保存（校验、版本、历史、审计）', r.ours, r.raw, 0.5)];
+    return version + 1;
+  });
+  const metrics: Metric[] = [];
+  for (const concurrency of [CONCURRENCY, SAVERS]) {
+    const [ours = 0, same = 0, bare = 0] = await rateRounds(concurrency, [ourSave, rawSameWork, rawUpdate]);
+    const label = `${concurrency} 个并发保存`;
+    metrics.push({
+      ...rateMetric('P3', `表单保存 vs 同样写入的原生 SQL（${label}）`, ours, same, 0.5),
+      verdict: 'info',
+      target: '—',
+    });
+    metrics.push(rateMetric('P3', `表单保存 vs 单行 UPDATE（${label}）`, ours, bare, 0.5));
+  }
+  return metrics;
 }
+
+type SaveRow = {
+  id: string;
+  patient_id: string;
+  row_version: number;
+  data: Record<string, unknown>;
+  status: string;
+  version_id: string;
+};
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -603,12 +770,12 @@ function printTable(title: string, metrics: Metric[]): void {
   const lpad = (s: string, n: number) => ' '.repeat(Math.max(0, n - width(s))) + s;
   console.log(`\n${title}`);
   console.log(
-    `${pad('指标', 44)}${lpad('ours', 12)}${lpad('raw', 12)}${lpad('ratio', 8)}${lpad('target', 9)}  verdict`,
+    `${pad('指标', 44)}${lpad('ours', 12)}${lpad('raw', 12)}${lpad('ratio', 8)}${lpad('target', 9)}  verdict  load`,
   );
   for (const m of metrics)
     console.log(
       `${pad(`${m.id} ${m.metric}`, 44)}${lpad(fmt(m.ours, m.unit), 12)}${lpad(fmt(m.raw, m.unit), 12)}` +
-        `${lpad(`${m.ratio.toFixed(2)}×`, 8)}${lpad(m.target, 9)}  ${m.verdict}`,
+        `${lpad(`${m.ratio.toFixed(2)}×`, 8)}${lpad(m.target, 9)}  ${pad(m.verdict, 7)}  ${m.load.toFixed(2)}`,
     );
 }
 
