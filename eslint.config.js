@@ -61,6 +61,26 @@ const serverBoundaries = [
   ),
 ];
 
+// A module's repository is its own: a service or route may call it, never hand its queries out to other modules by
+// re-exporting them (that would be another module's repository by the back door). Types may be re-exported.
+const noRepositoryReexport = {
+  files: ['apps/server/src/modules/**/*.ts', 'apps/server/src/domain/**/*.ts'],
+  ignores: [...REPOSITORIES, ...SERVER_TESTS],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: "ExportNamedDeclaration[exportKind='value'][source.value=/\\.repository(\\.ts)?$/]",
+        message: '不得转出仓储的查询：在服务中提供所需的方法，供其他模块调用。',
+      },
+      {
+        selector: 'ExportAllDeclaration[source.value=/\\.repository(\\.ts)?$/]',
+        message: '不得转出仓储的查询：在服务中提供所需的方法，供其他模块调用。',
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -95,4 +115,5 @@ export default tseslint.config(
     },
   },
   ...serverBoundaries,
+  noRepositoryReexport,
 );

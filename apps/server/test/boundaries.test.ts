@@ -72,6 +72,30 @@ describe('server boundaries (eslint.config.js)', () => {
   });
 });
 
+describe('repository re-exports (eslint.config.js)', () => {
+  const reexports = async (code: string, file: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+
+  it("should refuse a service handing out its repository's queries by re-export, and let types through", async () => {
+    const service = 'apps/server/src/modules/patient/patient.service.ts';
+    expect(await reexports("export { findPatient } from './patient.repository';\n", service)).toEqual([
+      expect.stringContaining('不得转出仓储的查询'),
+    ]);
+    expect(await reexports("export * from './patient.repository';\n", service)).toHaveLength(1);
+    expect(await reexports("export type { PatientRow } from './patient.repository';\n", service)).toEqual([]);
+    expect(await reexports("export { presentPatient } from './patient.presenter';\n", service)).toEqual([]);
+    // a repository may re-export another query of its own module
+    expect(
+      await reexports(
+        "export { findPatient } from './patient-list.repository';\n",
+        'apps/server/src/modules/patient/patient.repository.ts',
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('module graph (scripts/module-graph.mjs)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'module-graph-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

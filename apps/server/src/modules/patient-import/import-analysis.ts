@@ -9,7 +9,7 @@ import { AppError } from '../../lib/errors';
 import { blindIndex, type PhiKeys } from '../../lib/phi-crypto';
 import { EXCEL_CONTENT_TYPE } from '../database-io/excel';
 import { checkFileType } from '../file/file-type-check';
-import { findProjectDuplicates, findVisiblePatients, type PatientService } from '../patient/patient.service';
+import type { PatientService } from '../patient/patient.service';
 import { parseRows } from './import-parse';
 import { M, type Analysis, type ParsedRow, type RowPlan, type Sources } from './import-plan';
 import { planRow, type RowContext } from './import-row-plan';
@@ -43,8 +43,8 @@ async function lookUp(
   sources: Sources,
   parsed: ParsedRow[],
 ): Promise<Pick<RowContext, 'byNo' | 'byHospitalNo' | 'duplicates' | 'centers' | 'recordOf'>> {
-  const { db, keys } = deps;
-  const visible = await findVisiblePatients(db, scope, {
+  const { db, keys, patients } = deps;
+  const visible = await patients.findVisible(db, scope, {
     patientNos: [...new Set(parsed.flatMap((p) => (p.patientNo ? [p.patientNo] : [])))],
     hospitalNos: [...new Set(parsed.flatMap((p) => (p.demo.hospitalNo ? [p.demo.hospitalNo] : [])))],
   });
@@ -53,7 +53,7 @@ async function lookUp(
   const biOf = new Map(
     parsed.flatMap((p) => (p.demo.idNumber ? [[p.rowNo, blindIndex(keys, p.demo.idNumber)] as const] : [])),
   );
-  const duplicates = await findProjectDuplicates(db, scope.rootProjectId, {
+  const duplicates = await patients.findDuplicates(db, scope.rootProjectId, {
     hospitalNos: [...new Set(parsed.flatMap((p) => (p.demo.hospitalNo ? [p.demo.hospitalNo] : [])))],
     idNumberBis: [...new Set(biOf.values())],
   });

@@ -5,13 +5,7 @@ import { BOUND_GENDER_CODES } from '@registry/shared/forms/binding';
 import { evaluateForm, validateRecord } from '@registry/shared/forms/record';
 import type { ProjectScope } from '../../domain/scope/project-scope';
 import { blindIndex, type PhiKeys } from '../../lib/phi-crypto';
-import {
-  identityIssues,
-  type EditableField,
-  type PatientRow,
-  type PatientService,
-  type findProjectDuplicates,
-} from '../patient/patient.service';
+import { identityIssues, type EditableField, type PatientRow, type PatientService } from '../patient/patient.service';
 import { diffLeaves } from '../patient-record/record-data';
 import { withPatientValues, type BoundValues } from '../patient-record/patient-binding';
 import { reportText } from './import-cells';
@@ -41,7 +35,7 @@ export type RowContext = {
   byNo: Map<string, PatientRow>;
   byHospitalNo: Map<string, PatientRow>;
   /** The project's patients sharing a hospital number or an identity number with the file. */
-  duplicates: Awaited<ReturnType<typeof findProjectDuplicates>>;
+  duplicates: Awaited<ReturnType<PatientService['findDuplicates']>>;
   centers: Center[];
   /** The first record of each of their forms, by `patientId \u0000 formKey`. */
   recordOf: Map<string, Awaited<ReturnType<typeof firstRecords>>[number]>;

@@ -18,7 +18,7 @@ import { createPatientChecks, hasPii, M, piiRead, type PatientUpdatePlan } from 
 import { createPatientPage, forgetPatientListTotals } from './patient-page';
 import { createPatientWrites } from './patient-write';
 import { presentPatient } from './patient.presenter';
-import { softDeletePatients } from './patient.repository';
+import { findProjectDuplicates, findVisiblePatients, softDeletePatients } from './patient.repository';
 
 /**
  * Patients: the list page (patient-page.ts), one patient, add, edit and soft delete; the writes inside a transaction
@@ -26,8 +26,6 @@ import { softDeletePatients } from './patient.repository';
  * messages: patient-checks.ts.
  */
 
-/** The reads the Excel import (patient-import) makes in its own transaction: this module's surface, not its repository. */
-export { findProjectDuplicates, findVisiblePatients } from './patient.repository';
 export type { PatientRow } from './patient.repository';
 export {
   identityIssues,
@@ -58,6 +56,12 @@ export function createPatientService(deps: {
   return {
     /** For the import (`modules/patient-import`): the same writes as add and edit, inside the caller's transaction. */
     insertInTransaction: insertPatient,
+    /** For the import: the visible patients its rows name by patient or hospital number, read by the caller's executor. */
+    findVisible: (ex: Executor, scope: ProjectScope, keys: Parameters<typeof findVisiblePatients>[2]) =>
+      findVisiblePatients(ex, scope, keys),
+    /** For the import: the live patients of the whole project holding these hospital numbers or identity numbers. */
+    findDuplicates: (ex: Executor, rootProjectId: string, keys: Parameters<typeof findProjectDuplicates>[2]) =>
+      findProjectDuplicates(ex, rootProjectId, keys),
     planUpdate,
     updateInTransaction: writeUpdate,
 
