@@ -4,22 +4,20 @@ import ExcelJS from 'exceljs';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportCellError, ImportCommitResponse, ImportReport } from '@registry/shared/contracts/patient-import';
+import { auditEvents, files, formRecords, importBatches, patients, recordValueVersions } from '../../db/schema';
+import { HF_REG_DEFINITION, HFPEF_DEFINITION } from '../../db/seed-database';
 import {
-  auditEvents,
-  centers,
-  files,
-  formRecords,
-  formVersions,
-  importBatches,
-  patients,
-  projectMembers,
-  projects,
-  recordValueVersions,
-  roles,
-} from '../../db/schema';
-import { buildUser } from '../../../test/factories';
+  center,
+  enterProject,
+  hospital,
+  member,
+  project,
+  publishCrf,
+  type Account,
+  type TestProject,
+} from '../../../test/factories';
 import { PNG_1X1 } from '../../../test/files';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 type Patient = { id: string; patientNo: string; rowVersion: number };
@@ -39,13 +37,18 @@ const BAD_ID = ID_MALE_1990.slice(0, 17) + (ID_MALE_1990.endsWith('0') ? '1' : '
 const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
 
 let t: TestApp;
+/** The hospital administrator who owns the project (and its sub-project). */
+let ownerAccount: Account;
+let hf: TestProject;
 let owner: string;
 let entry: string;
 let clerk: string;
 let viewer: string;
 let hfId: string;
+let subId: string;
 let tenantId: string;
 let v1Id: string;
+let c01: string;
 let existingC01: Patient;
 let existingC02: Patient;
 let template: Buffer;
@@ -113,41 +116,43 @@ async function snapshot(): Promise<Snapshot> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  hfId = hf?.id ?? '';
-  tenantId = hf?.tenantId ?? '';
-  const [v1] = await t.db.select().from(formVersions).where(eq(formVersions.projectId, hfId));
-  v1Id = v1?.id ?? '';
-  const member = async (code: string, permissions: string[]) => {
-    const [role] = await t.db
-      .insert(roles)
-      .values({ tenantId, projectId: hfId, code, name: code, scope: 'project', permissions })
-      .returning();
-    const user = await buildUser(t.db, tenantId);
-    await t.db.insert(projectMembers).values({ tenantId, projectId: hfId, userId: user.id, roleId: role?.id ?? '' });
-    return t.login(user.username, user.password);
+  t = await createBareTestApp();
+  // 心力衰竭注册登记研究 of a hospital's administrator (owner) with its CRF published (v1), centers C01 and C02, its
+  // sub-project with its own forms, a data-entry member at C01 (entry), a clerk who may add but not edit patients and
+  // a viewer who may only list them (custom roles, every center), a patient at C01 and one at C02
+  const h = await hospital(t);
+  ownerAccount = h.admin;
+  owner = h.admin.token;
+  hf = await project(t, h.admin, { code: 'HF-REG', name: '心力衰竭注册登记研究' });
+  hfId = hf.id;
+  tenantId = hf.tenantId;
+  c01 = hf.defaultCenterId;
+  v1Id = (await publishCrf(t, owner, HF_REG_DEFINITION)).id;
+  const c02 = (await center(t, hf, { code: 'C02' })).id;
+  const role = async (code: string, permissions: string[]) => {
+    const res = await t.api({
+      method: 'POST',
+      url: '/project-role',
+      token: owner,
+      payload: { code, name: code, permissions },
+    });
+    expect(res.statusCode, res.body).toBe(200);
   };
-  clerk = await member('clerk', ['patient.list', 'patient.add']);
-  viewer = await member('reader', ['patient.list']);
-  for (const token of [owner, entry, clerk, viewer])
-    await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token });
-  const centerId = async (code: string) =>
-    (
-      await t.db
-        .select()
-        .from(centers)
-        .where(and(eq(centers.projectId, hfId), eq(centers.code, code)))
-    )[0]?.id;
+  await role('clerk', ['patient.list', 'patient.add']);
+  await role('reader', ['patient.list']);
+  entry = (await member(t, hf, 'data_entry', { centerId: c01 })).token;
+  clerk = (await member(t, hf, 'clerk', { centerId: null })).token;
+  viewer = (await member(t, hf, 'reader', { centerId: null })).token;
+  subId = (await project(t, h.admin, { code: 'HF-REG-HFPEF', parentId: hf.id })).id;
+  await publishCrf(t, owner, HFPEF_DEFINITION);
+  await enterProject(t, owner, hfId);
   const add = async (payload: Record<string, unknown>) => {
     const res = await t.api({ method: 'POST', url: '/patient-info', token: owner, payload });
     expect(res.statusCode, res.body).toBe(200);
     return res.json<Body<Patient>>().data;
   };
-  existingC01 = await add({ name: '王建国', hospitalNo: 'ZY-EXIST', centerId: await centerId('C01') });
-  existingC02 = await add({ name: '李秀英', hospitalNo: 'ZY-C02', centerId: await centerId('C02') });
+  existingC01 = await add({ name: '王建国', hospitalNo: 'ZY-EXIST', centerId: c01 });
+  existingC02 = await add({ name: '李秀英', hospitalNo: 'ZY-C02', centerId: c02 });
 
   const res = await t.api({ method: 'GET', url: '/patient-import/template', token: owner });
   expect(res.statusCode, res.body).toBe(200);
@@ -202,7 +207,7 @@ describe('GET patient-import/template', () => {
     expect(nyha?.type).toBe('list');
     const options = book.getWorksheet('选项');
     expect(options?.state).toBe('hidden');
-    expect(book.getWorksheet('填写说明')?.getCell('A1').value).toContain('心力衰竭');
+    expect(book.getWorksheet('填写说明')?.getCell('A1').value).toContain(hf.name);
     const res = await t.api({ method: 'GET', url: '/patient-import/template', token: owner });
     expect(res.headers['content-type']).toContain('spreadsheetml');
     expect(res.headers['content-disposition']).toContain("filename*=UTF-8''");
@@ -211,7 +216,7 @@ describe('GET patient-import/template', () => {
   it('should answer 403 without patient.add (also before a project is chosen) and 401 without a session', async () => {
     expect((await t.api({ method: 'GET', url: '/patient-import/template', token: viewer })).statusCode).toBe(403);
     expect((await t.api({ method: 'GET', url: '/patient-import/template' })).statusCode).toBe(401);
-    const fresh = await t.login('owner', 'Demo@2026');
+    const fresh = await t.login(ownerAccount.username, ownerAccount.password);
     // patient.add is a project permission: none before entering a project
     expect((await t.api({ method: 'GET', url: '/patient-import/template', token: fresh })).statusCode).toBe(403);
   });
@@ -531,15 +536,11 @@ describe('POST patient-import/commit', () => {
 
   it('should fill the 人口学资料 fields bound to the patient from the demographic columns, once', async () => {
     // an existing patient whose 人口学资料 was saved before: the row changes its phone and its ethnicity
-    const [c01] = await t.db
-      .select()
-      .from(centers)
-      .where(and(eq(centers.projectId, hfId), eq(centers.code, 'C01')));
     const added = await t.api({
       method: 'POST',
       url: '/patient-info',
       token: owner,
-      payload: { name: '钱八', hospitalNo: 'ZY-BOUND', centerId: c01?.id },
+      payload: { name: '钱八', hospitalNo: 'ZY-BOUND', centerId: c01 },
     });
     const existing = added.json<Body<Patient>>().data;
     const [stored] = await t.db
@@ -625,9 +626,8 @@ describe('POST patient-import/commit', () => {
   });
 
   it('should import into a sub-project its parent’s forms and its own, the patients in its cohort', async () => {
-    const [sub] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG-HFPEF'));
-    const token = await t.login('owner', 'Demo@2026');
-    await t.api({ method: 'GET', url: `/web-project/change?projectId=${sub?.id ?? ''}`, token });
+    const token = await t.login(ownerAccount.username, ownerAccount.password);
+    await enterProject(t, token, subId);
     const tpl = await t.api({ method: 'GET', url: '/patient-import/template', token });
     expect(tpl.statusCode).toBe(200);
     const book = new ExcelJS.Workbook();
@@ -644,14 +644,14 @@ describe('POST patient-import/commit', () => {
     const res = await upload(token, 'commit', Buffer.from(await book.xlsx.writeBuffer()));
     expect(res.statusCode, res.body).toBe(200);
     const [created] = await t.db.select().from(patients).where(eq(patients.name, '郑八'));
-    expect(created?.subProjectId).toBe(sub?.id);
+    expect(created?.subProjectId).toBe(subId);
     const records = await t.db
       .select()
       .from(formRecords)
       .where(eq(formRecords.patientId, created?.id ?? ''));
     expect(records.map((r) => [r.formKey, r.projectId]).sort()).toEqual([
-      ['hfpef_assessment', sub?.id],
-      ['vital_signs', sub?.id],
+      ['hfpef_assessment', subId],
+      ['vital_signs', subId],
     ]);
     expect(records.find((r) => r.formKey === 'hfpef_assessment')?.data).toEqual({ h2fpef_score: 7, hfpef_likely: 1 });
   });

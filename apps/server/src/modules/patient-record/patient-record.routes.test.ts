@@ -3,24 +3,21 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditPageResponse } from '@registry/shared/contracts/audit';
 import type { DataQueryVO, FormRecordVO, RecordSummary, ValueVersionVO } from '@registry/shared/contracts/form-record';
+import type { Definition } from '@registry/shared/forms/definition';
+import { auditEvents, dataQueries, formRecords, patients, projects } from '../../db/schema';
+import { withCheck } from '../../db/demo-patients';
+import { HF_REG_DEFINITION, HFPEF_DEFINITION } from '../../db/seed-database';
 import {
-  auditEvents,
-  centers,
-  dataQueries,
-  formRecords,
-  formVersions,
-  organisations,
-  patients,
-  projectMembers,
-  projects,
-  roles,
-  tenants,
-  users,
-} from '../../db/schema';
-import { resolvePhiKeys } from '../../lib/phi-crypto';
-import { buildUser } from '../../../test/factories';
-import { countRows, createTestApp, type TestApp } from '../../../test/test-app';
-import { seedDemoPatients } from '../patient/patient.seed';
+  center,
+  enterProject,
+  hospital,
+  member,
+  patient,
+  project,
+  publishCrf,
+  type Account,
+} from '../../../test/factories';
+import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 type History = { recordId: string; versions: ValueVersionVO[]; queries: DataQueryVO[] };
@@ -33,9 +30,11 @@ let monitor: string;
 let viewer: string;
 /** patient.list + patient.edit, no patient.pii (a custom role). */
 let clerk: string;
+/** The hospital administrator who owns the project and its sub-project. */
+let ownerAccount: Account;
 let hfId: string;
-let h001: string;
-/** Demo patients of HF-REG by number: C01-0001 … (3 and 7 in the HFpEF sub-project). */
+let subId: string;
+/** Patients of the project: 1, 2, 4 and 5 at C01, 3 at C01 in the sub-project's cohort, 6 at C02. */
 const P: Record<string, string> = {};
 
 const call = (token: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
@@ -65,34 +64,44 @@ async function saved(token: string, payload: Record<string, unknown>): Promise<F
 const VITALS = { vs_date: '2026-02-01', height: 170, weight: 72.5, sbp: 132, dbp: 84, heart_rate: 76 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedDemoPatients(t.db, await resolvePhiKeys(t.config));
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  hfId = hf?.id ?? '';
-  const [tenant] = await t.db.select().from(tenants).where(eq(tenants.code, 'h001'));
-  h001 = tenant?.id ?? '';
-  for (const p of await t.db.select().from(patients).where(eq(patients.projectId, hfId)))
-    P[p.patientNo.slice(-1)] = p.id;
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  entry2 = await t.login('entry2', 'Demo@2026');
-  monitor = await t.login('monitor', 'Demo@2026');
-  const member = async (roleCode: string, permissions?: string[]) => {
-    const user = await buildUser(t.db, h001, { name: `成员${roleCode}` });
-    if (permissions)
-      await t.db
-        .insert(roles)
-        .values({ tenantId: h001, projectId: hfId, code: roleCode, name: roleCode, scope: 'project', permissions });
-    const [role] = await t.db.select().from(roles).where(eq(roles.code, roleCode));
-    await t.db
-      .insert(projectMembers)
-      .values({ tenantId: h001, projectId: hfId, userId: user.id, roleId: role?.id ?? '', centerId: null });
-    return t.login(user.username, user.password);
-  };
-  viewer = await member('viewer');
-  clerk = await member('clerk_nopii', ['patient.list', 'patient.edit']);
-  for (const token of [owner, entry, entry2, monitor, viewer, clerk])
-    await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token });
+  t = await createBareTestApp();
+  // the heart-failure registry of a hospital's administrator (owner) with its CRF published, centers C01 and C02, the
+  // HFpEF sub-project with its own form; data-entry members at C01 (entry) and C02 (entry2), a monitor and a viewer
+  // of every center, and a clerk who may edit patients without seeing their identity (a custom role)
+  const h = await hospital(t);
+  ownerAccount = h.admin;
+  const hf = await project(t, h.admin, { code: 'HF-REG', name: '心力衰竭注册登记研究' });
+  hfId = hf.id;
+  await publishCrf(t, h.admin.token, HF_REG_DEFINITION);
+  const c02 = (await center(t, hf, { code: 'C02' })).id;
+  const role = await t.api({
+    method: 'POST',
+    url: '/project-role',
+    token: h.admin.token,
+    payload: { code: 'clerk_nopii', name: '录入员无身份权限', permissions: ['patient.list', 'patient.edit'] },
+  });
+  expect(role.statusCode, role.body).toBe(200);
+  entry = (await member(t, hf, 'data_entry', { centerId: hf.defaultCenterId })).token;
+  entry2 = (await member(t, hf, 'data_entry', { centerId: c02 })).token;
+  monitor = (await member(t, hf, 'monitor', { centerId: null })).token;
+  viewer = (await member(t, hf, 'viewer', { centerId: null })).token;
+  clerk = (await member(t, hf, 'clerk_nopii', { centerId: null })).token;
+  subId = (await project(t, h.admin, { code: 'HF-REG-HFPEF', parentId: hf.id })).id;
+  await publishCrf(t, h.admin.token, HFPEF_DEFINITION);
+  const person = (name: string, id17: string, phone: string) => ({ name, idNumber: withCheck(id17), phone });
+  P[3] = (
+    await patient(t, h.admin.token, {
+      ...person('欧阳明华', '31010419550902303', '13701010003'),
+      centerId: hf.defaultCenterId,
+    })
+  ).id;
+  await enterProject(t, h.admin.token, hfId);
+  owner = h.admin.token;
+  P[1] = (await patient(t, entry, person('王建国', '11010519580314201', '13801010001'))).id;
+  P[2] = (await patient(t, entry, person('李秀英', '11010819620721102', '13901010002'))).id;
+  P[4] = (await patient(t, entry, person('张桂兰', '11010219490130004', '13601010004'))).id;
+  P[5] = (await patient(t, entry, person('陈志强', '11010619700415005', '15001010005'))).id;
+  P[6] = (await patient(t, entry2, person('刘淑珍', '44010619600612106', '13802020006'))).id;
 });
 afterAll(async () => {
   await t?.close();
@@ -366,8 +375,7 @@ describe('POST form-record/save', () => {
       .select()
       .from(formRecords)
       .where(eq(formRecords.id, own.id ?? ''));
-    const [sub] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG-HFPEF'));
-    expect(row?.projectId).toBe(sub?.id);
+    expect(row?.projectId).toBe(subId);
     const parentForm = await saved(entry, { patientId: P[3], formKey: 'vital_signs', rowVersion: 0, data: VITALS });
     expect(parentForm.status).toBe('draft');
     const notInCohort = await save(entry, { patientId: P[1], formKey: 'hfpef_assessment', rowVersion: 0, data });
@@ -540,71 +548,35 @@ describe('GET form-record/detail and form-record/patient/{patientId}', () => {
 
   it('should pass the patient’s other forms to the engine for cross-form references', async () => {
     // a small project whose second form computes from the first
-    const [ownerUser] = await t.db.select().from(users).where(eq(users.username, 'owner'));
-    const [project] = await t.db
-      .insert(projects)
-      .values({ tenantId: h001, ownerId: ownerUser?.id ?? '', code: 'XFORM', name: '跨表单测试', status: 'active' })
-      .returning();
-    const [role] = await t.db.select().from(roles).where(eq(roles.code, 'project_owner'));
-    const [org] = await t.db.select().from(organisations).where(eq(organisations.tenantId, h001));
-    await t.db
-      .insert(projectMembers)
-      .values({ tenantId: h001, projectId: project?.id ?? '', userId: ownerUser?.id ?? '', roleId: role?.id ?? '' });
-    const [center] = await t.db
-      .insert(centers)
-      .values({
-        tenantId: h001,
-        projectId: project?.id ?? '',
-        organisationId: org?.id ?? '',
-        code: 'C01',
-        name: '中心一',
-        isDefault: true,
-      })
-      .returning();
-    await t.db.insert(formVersions).values({
-      tenantId: h001,
-      projectId: project?.id ?? '',
-      versionNo: 1,
-      changes: [],
-      publishedBy: ownerUser?.id ?? '',
-      definition: {
-        missingCodes: [],
-        categories: [
-          {
-            key: 'c',
-            title: '分类',
-            forms: [
-              { key: 'body', title: '体格', fields: [{ key: 'wt', label: '体重', type: 'decimal' }] },
-              {
-                key: 'dose',
-                title: '剂量',
-                fields: [
-                  { key: 'mg_per_kg', label: '每公斤剂量', type: 'decimal' },
-                  { key: 'total_mg', label: '总剂量', type: 'calc', formula: '[mg_per_kg] * [wt]' },
-                  { key: 'heavy_note', label: '体重大于100说明', type: 'text', showIf: '[wt] > 100' },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    });
-    const [patient] = await t.db
-      .insert(patients)
-      .values({
-        tenantId: h001,
-        projectId: project?.id ?? '',
-        centerId: center?.id ?? '',
-        seq: 1,
-        patientNo: 'C01-0001',
-        name: '跨表单',
-      })
-      .returning();
-    const token = await t.login('owner', 'Demo@2026');
-    await t.api({ method: 'GET', url: `/web-project/change?projectId=${project?.id}`, token });
-    await saved(token, { patientId: patient?.id, formKey: 'body', rowVersion: 0, data: { wt: 120 } });
+    const definition: Definition = {
+      missingCodes: [],
+      categories: [
+        {
+          key: 'c',
+          title: '分类',
+          forms: [
+            { key: 'body', title: '体格', fields: [{ key: 'wt', label: '体重', type: 'decimal' }] },
+            {
+              key: 'dose',
+              title: '剂量',
+              fields: [
+                { key: 'mg_per_kg', label: '每公斤剂量', type: 'decimal' },
+                { key: 'total_mg', label: '总剂量', type: 'calc', formula: '[mg_per_kg] * [wt]' },
+                { key: 'heavy_note', label: '体重大于100说明', type: 'text', showIf: '[wt] > 100' },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    // the owner's own session, so the other tests' session stays in the registry
+    const token = await t.login(ownerAccount.username, ownerAccount.password);
+    const xform = await project(t, { ...ownerAccount, token }, { code: 'XFORM', name: '跨表单测试' });
+    await publishCrf(t, token, definition);
+    const created = await patient(t, token, { name: '跨表单', centerId: xform.defaultCenterId });
+    await saved(token, { patientId: created.id, formKey: 'body', rowVersion: 0, data: { wt: 120 } });
     const dose = await saved(token, {
-      patientId: patient?.id,
+      patientId: created.id,
       formKey: 'dose',
       rowVersion: 0,
       data: { mg_per_kg: 2, heavy_note: '肥胖' },
@@ -613,9 +585,9 @@ describe('GET form-record/detail and form-record/patient/{patientId}', () => {
 
     // The form read by the calculation changes: the dependent record is computed again in the same save, audited,
     // its new value's source 'calc'; what the user entered there stays.
-    const body = (await detail(token, patient?.id ?? '', 'body')).json<Body<FormRecordVO>>().data;
-    await saved(token, { patientId: patient?.id, formKey: 'body', rowVersion: body.rowVersion, data: { wt: 130 } });
-    const fresh = (await detail(token, patient?.id ?? '', 'dose')).json<Body<FormRecordVO>>().data;
+    const body = (await detail(token, created.id, 'body')).json<Body<FormRecordVO>>().data;
+    await saved(token, { patientId: created.id, formKey: 'body', rowVersion: body.rowVersion, data: { wt: 130 } });
+    const fresh = (await detail(token, created.id, 'dose')).json<Body<FormRecordVO>>().data;
     expect(fresh.data).toEqual({ mg_per_kg: 2, total_mg: 260, heavy_note: '肥胖' });
     expect(fresh.rowVersion).toBe(dose.rowVersion + 1);
     expect(fresh.points.find((p) => p.path === 'total_mg')).toMatchObject({ versions: 2, lastSource: 'calc' });
@@ -737,8 +709,8 @@ describe('POST form-record/status', () => {
   it('should answer 404 for a record of another center', async () => {
     const res = await call(entry2, 'POST', '/form-record/status', { id: record.id, rowVersion: 5, action: 'verify' });
     expect(res.statusCode).toBe(403);
-    const lock = await t.login('owner', 'Demo@2026');
-    await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token: lock });
+    const lock = await t.login(ownerAccount.username, ownerAccount.password);
+    await enterProject(t, lock, hfId);
     const missing = await call(lock, 'POST', '/form-record/status', {
       id: randomUUID(),
       rowVersion: 1,

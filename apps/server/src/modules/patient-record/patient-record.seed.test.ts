@@ -90,4 +90,21 @@ describe('seedDemoRecords', () => {
     const events = await t.db.select().from(auditEvents).where(inArray(auditEvents.entityId, ids));
     expect(events.length).toBe(12 + 2);
   });
+
+  it('should write the demo records’ bound fields from their patients', async () => {
+    await seedDemoRecords(t.db);
+    const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
+    const [p2] = await t.db
+      .select()
+      .from(patients)
+      .where(and(eq(patients.projectId, hf?.id ?? ''), eq(patients.patientNo, 'C01-0002')));
+    const [record] = await t.db
+      .select()
+      .from(formRecords)
+      .where(and(eq(formRecords.patientId, p2?.id ?? ''), eq(formRecords.formKey, 'demographics')));
+    // the seed's step gave no phone and no identity number: the record holds the patient's
+    const stored = record?.data as Record<string, unknown>;
+    expect(stored).toMatchObject({ name: '李秀英', gender: '2', birth_date: '1962-07-21', phone: '13901010002' });
+    expect(stored.id_number).toMatch(/^11010819620721102[\dX]$/);
+  });
 });

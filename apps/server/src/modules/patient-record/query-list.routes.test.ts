@@ -1,25 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataQueryVO, FormRecordVO, QueryListItem } from '@registry/shared/contracts/form-record';
 import type { NotificationVO } from '@registry/shared/contracts/notification';
-import {
-  auditEvents,
-  centers,
-  dataQueries,
-  notifications,
-  patients,
-  projectMembers,
-  projects,
-  roles,
-  tenants,
-  users,
-} from '../../db/schema';
-import { resolvePhiKeys } from '../../lib/phi-crypto';
-import { buildUser } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { DEFAULT_MISSING_CODES, type Definition } from '@registry/shared/forms/definition';
+import { auditEvents, dataQueries, notifications, patients } from '../../db/schema';
+import { center, hospital, member, patient, project, publishCrf } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
 import { createInAppNotifier, type Notifier } from '../notification/notifier';
-import { seedDemoPatients } from '../patient/patient.seed';
 
 /**
  * the people of a query are told (the data's author when a monitor raises it, the raiser when it is answered,
@@ -40,6 +28,36 @@ const notifier: Notifier = {
   },
 };
 
+/** 生命体征, the form the queries are raised on, and 超声心动图, a form nobody has a query on. */
+const DEFINITION: Definition = {
+  missingCodes: DEFAULT_MISSING_CODES,
+  categories: [
+    {
+      key: 'baseline',
+      title: '基线资料',
+      forms: [
+        {
+          key: 'vital_signs',
+          title: '生命体征',
+          fields: [
+            { key: 'vs_date', label: '测量日期', type: 'date', maxDate: 'today' },
+            { key: 'height', label: '身高', type: 'decimal', unit: 'cm', precision: 1, min: 50, max: 250 },
+            { key: 'weight', label: '体重', type: 'decimal', unit: 'kg', precision: 1, min: 20, max: 300 },
+            { key: 'sbp', label: '收缩压', type: 'integer', unit: 'mmHg', min: 40, max: 300 },
+            { key: 'dbp', label: '舒张压', type: 'integer', unit: 'mmHg', min: 20, max: 200 },
+            { key: 'heart_rate', label: '心率', type: 'integer', unit: '次/分', min: 20, max: 250 },
+          ],
+        },
+        {
+          key: 'echocardiography',
+          title: '超声心动图',
+          fields: [{ key: 'lvef', label: 'LVEF', type: 'integer', unit: '%' }],
+        },
+      ],
+    },
+  ],
+};
+
 let t: TestApp;
 let owner: string;
 let entry: string;
@@ -49,6 +67,8 @@ let monitor: string;
 let reader: string;
 const uid: Record<string, string> = {};
 let hfId: string;
+/** Another project of the hospital, the monitor a member of it too. */
+let otherId: string;
 let c1: string;
 let c2: string;
 let p1: string;
@@ -71,52 +91,36 @@ const raise = async (token: string, recordId: string | null, path: string, messa
 const notificationsOf = (userId: string) => t.db.select().from(notifications).where(eq(notifications.userId, userId));
 
 beforeAll(async () => {
-  t = await createTestApp({}, { notifier });
-  await seedDemoPatients(t.db, await resolvePhiKeys(t.config));
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  hfId = hf?.id ?? '';
-  const [tenant] = await t.db.select().from(tenants).where(eq(tenants.code, 'h001'));
-  const h001 = tenant?.id ?? '';
-  const centerOf = async (code: string) =>
-    (
-      await t.db
-        .select()
-        .from(centers)
-        .where(and(eq(centers.projectId, hfId), eq(centers.code, code)))
-    )[0]?.id ?? '';
-  c1 = await centerOf('C01');
-  c2 = await centerOf('C02');
-  const firstOf = async (prefix: string) =>
-    (
-      await t.db
-        .select()
-        .from(patients)
-        .where(and(eq(patients.projectId, hfId), like(patients.patientNo, `${prefix}%`), isNull(patients.subProjectId)))
-        .orderBy(patients.patientNo)
-    )[0]?.id ?? '';
-  p1 = await firstOf('C01-');
-  p6 = await firstOf('C02-');
-  for (const u of await t.db.select().from(users)) uid[u.username] = u.id;
-  owner = await t.login('owner', 'Demo@2026');
-  entry = await t.login('entry', 'Demo@2026');
-  entry2 = await t.login('entry2', 'Demo@2026');
-  monitor = await t.login('monitor', 'Demo@2026');
-  const user = await buildUser(t.db, h001, { name: '只读成员' });
-  await t.db.insert(roles).values({
-    tenantId: h001,
-    projectId: hfId,
-    code: 'reader',
-    name: 'reader',
-    scope: 'project',
-    permissions: ['patient.list'],
-  });
-  const [role] = await t.db.select().from(roles).where(eq(roles.code, 'reader'));
-  await t.db
-    .insert(projectMembers)
-    .values({ tenantId: h001, projectId: hfId, userId: user.id, roleId: role?.id ?? '', centerId: null });
-  reader = await t.login(user.username, user.password);
-  for (const token of [owner, entry, entry2, monitor, reader])
+  t = await createBareTestApp({}, { notifier });
+  // a project of a hospital's administrator (owner) with centers C01 and C02, the form above published, data-entry
+  // members at C01 (entry) and C02 (entry2), a monitor of every center who is also in another project of the
+  // hospital, a member who may only list patients (reader, a custom role), a patient at each center
+  const h = await hospital(t);
+  const hf = await project(t, h.admin);
+  hfId = hf.id;
+  owner = h.admin.token;
+  await publishCrf(t, owner, DEFINITION);
+  c1 = hf.defaultCenterId;
+  c2 = (await center(t, hf, { code: 'C02' })).id;
+  const role = await call(owner, '/project-role', { code: 'reader', name: '只读患者', permissions: ['patient.list'] });
+  expect(role.statusCode, role.body).toBe(200);
+  const entryAccount = await member(t, hf, 'data_entry', { centerId: c1 });
+  const entry2Account = await member(t, hf, 'data_entry', { centerId: c2 });
+  const monitorAccount = await member(t, hf, 'monitor', { centerId: null });
+  reader = (await member(t, hf, 'reader', { centerId: null })).token;
+  entry = entryAccount.token;
+  entry2 = entry2Account.token;
+  monitor = monitorAccount.token;
+  uid.entry = entryAccount.id;
+  uid.entry2 = entry2Account.id;
+  uid.monitor = monitorAccount.id;
+  const other = await project(t, h.admin);
+  otherId = other.id;
+  await member(t, other, 'monitor', { account: monitorAccount, centerId: null });
+  for (const token of [owner, monitor])
     await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token });
+  p1 = (await patient(t, entry, { name: '王建国' })).id;
+  p6 = (await patient(t, entry2, { name: '刘淑珍' })).id;
   const vitals = { vs_date: '2026-02-01', height: 170, weight: 72.5, sbp: 132, dbp: 84, heart_rate: 76 };
   const save = async (token: string, patientId: string) => {
     const res = await call(token, '/form-record/save', {
@@ -323,9 +327,8 @@ describe('POST form-record/query/page', () => {
     } finally {
       await t.db.update(patients).set({ deletedAt: null }).where(eq(patients.id, p6));
     }
-    // the same monitor in their other project (T2DM-FU) sees none of HF-REG's queries
-    const [t2dm] = await t.db.select().from(projects).where(eq(projects.code, 'T2DM-FU'));
-    const entered = await t.api({ method: 'GET', url: `/web-project/change?projectId=${t2dm?.id}`, token: monitor });
+    // the same monitor in their other project sees none of this project's queries
+    const entered = await t.api({ method: 'GET', url: `/web-project/change?projectId=${otherId}`, token: monitor });
     expect(entered.statusCode, entered.body).toBe(200);
     try {
       expect(await page(monitor)).toMatchObject({ total: 0, records: [] });
