@@ -517,6 +517,11 @@ describe('assignments by hand', () => {
     });
     expect(viewerRole.statusCode, viewerRole.body).toBe(200);
     const viewerToken = (await member(t, hf, 'fu_viewer', { centerId: null })).token;
+    // the viewer sees the plan's patients (masked), so finding none by the hospital number is the mask at work
+    const seen = await okData<{ records: AssignmentVO[]; total: number }>(
+      await call(viewerToken, 'POST', '/followup/assignment/page', { planId: plan.id, current: 1, size: 20 }),
+    );
+    expect(seen.total).toBe(3);
     expect((await okData<{ total: number }>(await byHospitalNo(viewerToken))).total).toBe(0);
   });
 });
