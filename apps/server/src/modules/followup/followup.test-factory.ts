@@ -195,9 +195,12 @@ export async function buildCohort(
   spec: { secondCenterId: string; subProjectId: string },
 ): Promise<Record<string, CohortPatient>> {
   const out: Record<string, CohortPatient> = {};
+  let current = '';
   for (const [i, c] of COHORT.entries()) {
     const sub = 'sub' in c && c.sub;
-    await enterProject(t, p.owner.token, sub ? spec.subProjectId : p.id);
+    const target = sub ? spec.subProjectId : p.id;
+    if (target !== current) await enterProject(t, p.owner.token, target);
+    current = target;
     const created = await patient(t, p.owner.token, {
       name: `随访患者${i + 1}`,
       hospitalNo: c.hospitalNo,
@@ -213,6 +216,6 @@ export async function buildCohort(
       subProjectId: sub ? spec.subProjectId : null,
     };
   }
-  await enterProject(t, p.owner.token, p.id);
+  if (current !== p.id) await enterProject(t, p.owner.token, p.id);
   return out;
 }
