@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { PatientCreateRequest } from '@registry/shared/contracts/patient';
-import { DEFAULT_MISSING_CODES, type Definition } from '@registry/shared/forms/definition';
+import type { PlanApplyResponse, PlanInput, PlanVO } from '@registry/shared/contracts/followup';
+import { DEFAULT_MISSING_CODES, type Definition, type FormDefinition } from '@registry/shared/forms/definition';
 import { SYS_TENANT_CODE } from '@registry/shared/constants';
 import { BUILT_IN_ROLES } from '@registry/shared/roles';
 import type { Db } from '../src/db/client';
@@ -292,9 +293,12 @@ export async function member(
   return { ...account, memberId: added.id };
 }
 
-/** A definition of one category with the given forms (form key → fields), the default missing-value codes. */
+/**
+ * A definition of one category with the given forms, the default missing-value codes. A form is given by key as its
+ * fields (titled with its key) or as the form without its key (a title, `repeating`, `followUp`, …).
+ */
 export function crfDefinition(
-  forms: Record<string, Definition['categories'][number]['forms'][number]['fields']>,
+  forms: Record<string, FormDefinition['fields'] | Omit<FormDefinition, 'key'>>,
   category: { key?: string; title?: string } = {},
 ): Definition {
   return {
@@ -303,7 +307,9 @@ export function crfDefinition(
       {
         key: category.key ?? 'base',
         title: category.title ?? '基线',
-        forms: Object.entries(forms).map(([key, fields]) => ({ key, title: key, fields })),
+        forms: Object.entries(forms).map(([key, form]) =>
+          Array.isArray(form) ? { key, title: key, fields: form } : { key, ...form },
+        ),
       },
     ],
   };
@@ -348,4 +354,54 @@ export async function patient(
     await t.api({ method: 'POST', url: '/patient-info', token, payload: { name: '测试患者', ...input } }),
     'patient create',
   );
+}
+
+/**
+ * A follow-up plan of the token's current project through `POST followup/plan` (token holding followup.config):
+ * by default a relative plan anchored on the enrolment date with one visit a month after, assigned by hand. Activated
+ * through `POST followup/plan/activate` unless `activate: false`; answers the plan as it then stands and what the
+ * activation did (null when not activated).
+ */
+export async function followupPlan(
+  t: TestApp,
+  token: string,
+  input: Partial<PlanInput> = {},
+  options: { activate?: boolean } = {},
+): Promise<{ plan: PlanVO; applied: PlanApplyResponse | null }> {
+  const created = await expectOk<PlanVO>(
+    await t.api({
+      method: 'POST',
+      url: '/followup/plan',
+      token,
+      payload: {
+        name: `随访计划${suffix()}`,
+        kind: 'relative',
+        anchor: { type: 'enrol' },
+        visits: [
+          {
+            name: '1个月随访',
+            offset: 1,
+            offsetUnit: 'month',
+            windowBefore: 7,
+            windowAfter: 7,
+            contactMethod: 'phone',
+          },
+        ],
+        assignMode: 'manual',
+        rule: null,
+        ...input,
+      },
+    }),
+    'follow-up plan create',
+  );
+  if (options.activate === false) return { plan: created, applied: null };
+  const applied = await expectOk<PlanApplyResponse>(
+    await t.api({ method: 'POST', url: '/followup/plan/activate', token, payload: { id: created.id } }),
+    'follow-up plan activate',
+  );
+  const plan = await expectOk<PlanVO>(
+    await t.api({ method: 'GET', url: '/followup/plan/detail', query: { id: created.id }, token }),
+    'follow-up plan detail',
+  );
+  return { plan, applied };
 }

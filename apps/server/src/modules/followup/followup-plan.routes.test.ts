@@ -2,33 +2,22 @@ import ExcelJS from 'exceljs';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssignmentVO, PlanApplyResponse, PlanInput, PlanVO } from '@registry/shared/contracts/followup';
-import {
-  auditEvents,
-  centers,
-  followupAssignments,
-  followupTasks,
-  patients,
-  projectMembers,
-  projects,
-  roles,
-  tenants,
-  users,
-} from '../../db/schema';
-import { resolvePhiKeys } from '../../lib/phi-crypto';
-import { buildUser } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { seedDemoPatients } from '../patient/patient.seed';
+import { auditEvents, followupAssignments, followupTasks, patients } from '../../db/schema';
+import { buildUser, center, hospital, member, project, publishCrf, type TestProject } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
+import { buildCohort, FOLLOWUP_TEST_CRF, type CohortPatient } from './followup.test-factory';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 
 let t: TestApp;
+let hf: TestProject;
 let owner: string;
 let nurse: string;
 let lead2: string;
 let hfId: string;
 let hfpefId: string;
-let h001: string;
-/** Demo patients of HF-REG by the last digit of their number: 1–5 at C01, 6–8 at C02; 3 and 7 in HFpEF; 4 deceased. */
+/** The cohort's patients (followup.test-factory.ts): 1–5 at C01, 6–8 at C02; 3 and 7 in HFpEF; 4 deceased. */
+let C: Record<string, CohortPatient>;
 const P: Record<string, string> = {};
 const ENROL: Record<string, string> = {};
 
@@ -82,33 +71,24 @@ const auditActions = async (entityId: string) =>
   );
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedDemoPatients(t.db, await resolvePhiKeys(t.config));
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  hfId = hf?.id ?? '';
-  const [sub] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG-HFPEF'));
-  hfpefId = sub?.id ?? '';
-  const [tenant] = await t.db.select().from(tenants).where(eq(tenants.code, 'h001'));
-  h001 = tenant?.id ?? '';
-  for (const p of await t.db.select().from(patients).where(eq(patients.projectId, hfId))) {
-    P[p.patientNo.slice(-1)] = p.id;
-    ENROL[p.patientNo.slice(-1)] = p.enrolDate ?? '';
+  t = await createBareTestApp();
+  // a hospital's project (its administrator the owner) with the follow-up CRF, centers C01 (default) and C02, the
+  // sub-project HFpEF and the eight cohort patients; a follow-up nurse and a center lead of C02 (followup.list,
+  // center-scoped)
+  const h = await hospital(t);
+  hf = await project(t, h.admin);
+  hfId = hf.id;
+  owner = h.admin.token;
+  await publishCrf(t, owner, FOLLOWUP_TEST_CRF);
+  const c02 = await center(t, hf, { code: 'C02' });
+  hfpefId = (await project(t, h.admin, { name: '射血分数保留型心衰亚组', parentId: hfId })).id;
+  C = await buildCohort(t, hf, { secondCenterId: c02.id, subProjectId: hfpefId });
+  for (const [n, patient] of Object.entries(C)) {
+    P[n] = patient.id;
+    ENROL[n] = patient.enrolDate;
   }
-  owner = await t.login('owner', 'Demo@2026');
-  nurse = await t.login('nurse', 'Demo@2026');
-  // a center lead of C02 (followup.list, center-scoped)
-  const user = await buildUser(t.db, h001, { name: '二院负责人' });
-  const [role] = await t.db.select().from(roles).where(eq(roles.code, 'center_lead'));
-  const [c02] = await t.db
-    .select()
-    .from(centers)
-    .where(and(eq(centers.projectId, hfId), eq(centers.code, 'C02')));
-  await t.db
-    .insert(projectMembers)
-    .values({ tenantId: h001, projectId: hfId, userId: user.id, roleId: role?.id ?? '', centerId: c02?.id ?? null });
-  lead2 = await t.login(user.username, user.password);
-  for (const token of [owner, nurse, lead2])
-    await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token });
+  nurse = (await member(t, hf, 'followup_nurse', { centerId: null })).token;
+  lead2 = (await member(t, hf, 'center_lead', { centerId: c02.id, user: { name: '二院负责人' } })).token;
 });
 afterAll(async () => {
   await t?.close();
@@ -152,7 +132,8 @@ describe('POST followup/plan (validation)', () => {
   });
 
   it('should check visit forms, unique visit names, the fixed dates, the rule field and the default owner', async () => {
-    const [stranger] = await t.db.select().from(users).where(eq(users.username, 'stat'));
+    // an account of the hospital that is not a member of the project
+    const stranger = await buildUser(t.db, hf.tenantId);
     const body = await issuesOf({
       ...relative('多处错误'),
       visits: [
@@ -160,7 +141,7 @@ describe('POST followup/plan (validation)', () => {
         { ...MONTHLY[1], name: '出院后1个月' },
       ],
       rule: { subProjectIds: [hfId], field: { formKey: 'echocardiography', fieldKey: 'nyha', op: 'eq', values: [] } },
-      defaultOwnerId: stranger?.id,
+      defaultOwnerId: stranger.id,
     });
     expect(body.issues).toEqual(
       expect.arrayContaining([
@@ -282,7 +263,7 @@ describe('activation and anchors', () => {
       gender: '1',
       enrolDate: '2026-06-15',
       status: 'enrolled',
-      centerId: (await t.db.select().from(centers).where(eq(centers.projectId, hfId)))[0]?.id,
+      centerId: hf.defaultCenterId,
     });
     const created = await okData<{ id: string }>(res);
     expect((await tasksOf(plan.id, created.id)).map((x) => x.dueDate)).toEqual(['2026-07-15', '2026-09-15']);
@@ -516,32 +497,31 @@ describe('assignments by hand', () => {
       await call(lead2, 'POST', '/followup/assignment/page', { planId: plan.id, current: 1, size: 20 }),
     );
     expect(c02.records.map((r) => r.patientNo).sort()).toEqual(['C02-0006', 'C02-0007']);
+    expect([C[6]?.patientNo, C[7]?.patientNo]).toEqual(['C02-0006', 'C02-0007']);
     expect(c02.records.find((r) => r.patientNo === 'C02-0006')).toMatchObject({ status: 'stopped', tasksTotal: 0 });
     const byKeyword = await okData<{ records: AssignmentVO[] }>(
       await call(owner, 'POST', '/followup/assignment/page', { planId: plan.id, keyword: 'C01', current: 1, size: 20 }),
     );
-    expect(byKeyword.records.map((r) => r.patientNo)).toEqual(['C01-0001']);
+    expect(byKeyword.records.map((r) => r.patientNo)).toEqual([C[1]?.patientNo]);
+    expect(C[1]?.patientNo).toBe('C01-0001');
     expect(byKeyword.records[0]?.tasksTotal).toBe(2);
     // the hospital number matches only for a patient.pii holder: for others it is masked, and a partial match
     // would spell it out
     const byHospitalNo = (token: string) =>
       call(token, 'POST', '/followup/assignment/page', { planId: plan.id, keyword: 'ZY202600', current: 1, size: 20 });
     expect((await okData<{ records: AssignmentVO[] }>(await byHospitalNo(owner))).records.length).toBeGreaterThan(0);
-    await t.db.insert(roles).values({
-      tenantId: h001,
-      projectId: hfId,
+    const viewerRole = await call(owner, 'POST', '/project-role', {
       code: 'fu_viewer',
       name: '随访查看',
-      scope: 'project',
       permissions: ['followup.list'],
     });
-    const [viewerRole] = await t.db.select().from(roles).where(eq(roles.code, 'fu_viewer'));
-    const viewer = await buildUser(t.db, h001);
-    await t.db
-      .insert(projectMembers)
-      .values({ tenantId: h001, projectId: hfId, userId: viewer.id, roleId: viewerRole?.id ?? '', centerId: null });
-    const viewerToken = await t.login(viewer.username, viewer.password);
-    await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token: viewerToken });
+    expect(viewerRole.statusCode, viewerRole.body).toBe(200);
+    const viewerToken = (await member(t, hf, 'fu_viewer', { centerId: null })).token;
+    // the viewer sees the plan's patients (masked), so finding none by the hospital number is the mask at work
+    const seen = await okData<{ records: AssignmentVO[]; total: number }>(
+      await call(viewerToken, 'POST', '/followup/assignment/page', { planId: plan.id, current: 1, size: 20 }),
+    );
+    expect(seen.total).toBe(3);
     expect((await okData<{ total: number }>(await byHospitalNo(viewerToken))).total).toBe(0);
   });
 });

@@ -1,19 +1,10 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlanApplyResponse, PlanInput, PlanVO } from '@registry/shared/contracts/followup';
-import {
-  auditEvents,
-  followupAssignments,
-  followupPlans,
-  followupTasks,
-  formRecords,
-  patients,
-  projects,
-} from '../../db/schema';
-import { resolvePhiKeys } from '../../lib/phi-crypto';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { seedDemoPatients } from '../patient/patient.seed';
-import { buildPlan } from './followup.test-factory';
+import { auditEvents, followupAssignments, followupPlans, followupTasks, formRecords, patients } from '../../db/schema';
+import { center, followupPlan, hospital, project, publishCrf } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
+import { buildCohort, buildPlan, FOLLOWUP_TEST_CRF } from './followup.test-factory';
 
 /**
  * The follow-up consequences of patient changes (followup-sync.ts `syncPatientFollowup` and its callers): a patient
@@ -25,10 +16,9 @@ type Body<T = unknown> = { status: number; message: string; data: T };
 
 let t: TestApp;
 let owner: string;
-let hfId: string;
 let hfpefId: string;
 let tenantId: string;
-/** Demo patients of HF-REG by the last digit of their number: 1–5 at C01, 6–8 at C02; 3 and 7 in HFpEF; 4 deceased. */
+/** The cohort's patients (followup.test-factory.ts) by number: 1–5 at C01, 6–8 at C02; 3 and 7 in HFpEF; 4 deceased. */
 const P: Record<string, string> = {};
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
@@ -51,18 +41,15 @@ const VISITS: PlanInput['visits'] = [
 
 async function activePlan(name: string, extra: Partial<PlanInput>): Promise<PlanVO> {
   t.clock.advanceMinutes(1);
-  const plan = await okData<PlanVO>(
-    await call('POST', '/followup/plan', {
-      name,
-      kind: 'relative',
-      anchor: { type: 'enrol' },
-      visits: VISITS,
-      assignMode: 'auto',
-      rule: { subProjectIds: [] },
-      ...extra,
-    }),
-  );
-  await okData(await call('POST', '/followup/plan/activate', { id: plan.id }));
+  const { plan } = await followupPlan(t, owner, {
+    name,
+    kind: 'relative',
+    anchor: { type: 'enrol' },
+    visits: VISITS,
+    assignMode: 'auto',
+    rule: { subProjectIds: [] },
+    ...extra,
+  });
   return plan;
 }
 
@@ -107,17 +94,20 @@ async function doneFirst(planId: string, patientId: string | undefined) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedDemoPatients(t.db, await resolvePhiKeys(t.config));
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  hfId = hf?.id ?? '';
-  tenantId = hf?.tenantId ?? '';
-  const [sub] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG-HFPEF'));
-  hfpefId = sub?.id ?? '';
-  for (const p of await t.db.select().from(patients).where(eq(patients.projectId, hfId)))
-    P[p.patientNo.slice(-1)] = p.id;
-  owner = await t.login('owner', 'Demo@2026');
-  await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token: owner });
+  t = await createBareTestApp();
+  // a hospital's project (its administrator the owner) with the follow-up CRF, centers C01 (default) and C02, the
+  // sub-project HFpEF and the eight cohort patients
+  const h = await hospital(t);
+  const hf = await project(t, h.admin);
+  tenantId = hf.tenantId;
+  owner = h.admin.token;
+  await publishCrf(t, owner, FOLLOWUP_TEST_CRF);
+  const c02 = await center(t, hf, { code: 'C02' });
+  hfpefId = (await project(t, h.admin, { name: '射血分数保留型心衰亚组', parentId: hf.id })).id;
+  for (const [n, patient] of Object.entries(
+    await buildCohort(t, hf, { secondCenterId: c02.id, subProjectId: hfpefId }),
+  ))
+    P[n] = patient.id;
 });
 afterAll(async () => {
   await t?.close();

@@ -1,20 +1,11 @@
 import fc from 'fast-check';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlanApplyResponse, PlanRule, PlanVO } from '@registry/shared/contracts/followup';
-import {
-  centers,
-  followupAssignments,
-  followupPlans,
-  followupTasks,
-  formRecords,
-  formVersions,
-  patients,
-  projects,
-} from '../../db/schema';
-import { resolvePhiKeys } from '../../lib/phi-crypto';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { seedDemoPatients } from '../patient/patient.seed';
+import type { PlanApplyResponse, PlanRule } from '@registry/shared/contracts/followup';
+import { followupAssignments, followupPlans, followupTasks, formRecords, patients } from '../../db/schema';
+import { center, followupPlan, hospital, project, publishCrf } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
+import { buildCohort, FOLLOWUP_TEST_CRF } from './followup.test-factory';
 import { anchorDate, fieldMatches, ruleMatches } from './followup-rule';
 import { insertPlanRow, type SyncPlan } from './followup-plan.repository';
 import {
@@ -31,24 +22,25 @@ let owner: string;
 let hfId: string;
 let tenantId: string;
 let subId: string;
+let versionId: string;
+let defaultCenterId: string;
+/** The cohort's patients (followup.test-factory.ts): some in the sub-project, one deceased. */
 const people: { id: string; subProjectId: string | null; status: string }[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedDemoPatients(t.db, await resolvePhiKeys(t.config));
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  hfId = hf?.id ?? '';
-  tenantId = hf?.tenantId ?? '';
-  const [sub] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG-HFPEF'));
-  subId = sub?.id ?? '';
-  people.push(
-    ...(await t.db
-      .select({ id: patients.id, subProjectId: patients.subProjectId, status: patients.status })
-      .from(patients)
-      .where(eq(patients.projectId, hfId))),
-  );
-  owner = await t.login('owner', 'Demo@2026');
-  await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token: owner });
+  t = await createBareTestApp();
+  // a hospital's project (its administrator the owner) with the follow-up CRF, centers C01 (default) and C02, a
+  // sub-project and the eight cohort patients
+  const h = await hospital(t);
+  const hf = await project(t, h.admin);
+  hfId = hf.id;
+  tenantId = hf.tenantId;
+  defaultCenterId = hf.defaultCenterId;
+  owner = h.admin.token;
+  versionId = (await publishCrf(t, owner, FOLLOWUP_TEST_CRF)).id;
+  const c02 = await center(t, hf, { code: 'C02' });
+  subId = (await project(t, h.admin, { name: '亚组', parentId: hfId })).id;
+  people.push(...Object.values(await buildCohort(t, hf, { secondCenterId: c02.id, subProjectId: subId })));
 });
 afterAll(async () => {
   await t?.close();
@@ -96,7 +88,6 @@ describe('the rule in SQL and in memory', () => {
   });
 
   it('should select, keep and resume exactly the patients ruleMatches selects', async () => {
-    const [version] = await t.db.select().from(formVersions).where(eq(formVersions.projectId, hfId)).limit(1);
     const live = people.filter((p) => p.status !== 'deceased');
     await fc.assert(
       fc.asyncProperty(fc.array(value, { minLength: live.length, maxLength: live.length }), rule, async (vals, r) => {
@@ -115,7 +106,7 @@ describe('the rule in SQL and in memory', () => {
                 projectId: hfId,
                 patientId: p.id,
                 formKey: 'medical_history',
-                versionId: version?.id ?? '',
+                versionId,
                 data: { comorbidities: v },
               });
             }
@@ -191,32 +182,30 @@ describe('activation at scale', () => {
     'should assign 10,000 patients and create their 40,000 tasks in one call, and stop and resume them by rule',
     SCALE,
     async () => {
-      const [center] = await t.db.select().from(centers).where(eq(centers.projectId, hfId)).limit(1);
       await t.db.execute(sql`
       insert into patients (tenant_id, project_id, center_id, seq, patient_no, name, enrol_date, status)
-      select ${tenantId}, ${hfId}, ${center?.id}, 1000 + g, 'B-' || g, '批量' || g,
+      select ${tenantId}, ${hfId}, ${defaultCenterId}, 1000 + g, 'B-' || g, '批量' || g,
         date '2025-01-01' + (g % 600), 'enrolled'
       from generate_series(1, 10000) g`);
-      const res = await t.api({
-        method: 'POST',
-        url: '/followup/plan',
-        token: owner,
-        payload: {
+      const { plan } = await followupPlan(
+        t,
+        owner,
+        {
           name: '大规模计划',
           kind: 'relative',
           anchor: { type: 'enrol' },
           visits: [1, 3, 6, 12].map((m) => ({
             name: `${m}个月`,
             offset: m,
-            offsetUnit: 'month',
+            offsetUnit: 'month' as const,
             windowBefore: 7,
             windowAfter: 7,
-            contactMethod: 'phone',
+            contactMethod: 'phone' as const,
           })),
           assignMode: 'auto',
         },
-      });
-      const plan = res.json<Body<PlanVO>>().data;
+        { activate: false },
+      );
       const started = performance.now();
       const activated = await t.api({
         method: 'POST',

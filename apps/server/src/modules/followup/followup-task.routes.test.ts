@@ -3,24 +3,15 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskCounts, TaskDetailVO, TaskListItem } from '@registry/shared/contracts/followup';
 import { BUILT_IN_ROLES } from '@registry/shared/roles';
-import {
-  auditEvents,
-  centers,
-  followupTasks,
-  formRecords,
-  patients,
-  projectMembers,
-  projects,
-  roles,
-  users,
-} from '../../db/schema';
-import { buildUser } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { buildAssignment, buildPlan, buildTask } from './followup.test-factory';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import { auditEvents, followupTasks, formRecords, patients } from '../../db/schema';
+import { buildUser, center, hospital, member, project, publishCrf } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
+import { buildAssignment, buildPlan, buildTask, FOLLOWUP_TEST_CRF } from './followup.test-factory';
 
 /**
- * The follow-up worklist and record calls on HF-REG with a fixed clock: 2026-03-01T16:30Z is already 2 March in
- * Asia/Shanghai ("today"). Tasks are inserted directly with exact windows.
+ * The follow-up worklist and record calls on a hospital's project with the follow-up CRF, with a fixed clock:
+ * 2026-03-01T16:30Z is already 2 March in Asia/Shanghai ("today"). Tasks are inserted directly with exact windows.
  */
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
@@ -56,43 +47,44 @@ const ids = (pg: Page) => pg.records.map((r) => r.id).sort();
 const detail = (token: string, id: string) => ok<TaskDetailVO>(token, 'GET', `task/detail?id=${id}`);
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createBareTestApp();
   t.clock.set(NOW);
-  owner = await t.login('owner', 'Demo@2026');
-  nurse = await t.login('nurse', 'Demo@2026');
-  const [hf] = await t.db.select().from(projects).where(eq(projects.code, 'HF-REG'));
-  hfId = hf?.id ?? '';
-  tenantId = hf?.tenantId ?? '';
-  const [nurseRow] = await t.db.select().from(users).where(eq(users.username, 'nurse'));
-  nurseId = nurseRow?.id ?? '';
-  const centerOf = async (code: string) =>
-    (
-      await t.db
-        .select()
-        .from(centers)
-        .where(and(eq(centers.projectId, hfId), eq(centers.code, code)))
-    )[0]?.id ?? '';
-  const c01 = await centerOf('C01');
-  const c02 = await centerOf('C02');
-
-  // a quality controller without patient.pii, and a follow-up nurse of C02 only
-  const [qcRole] = await t.db
-    .select()
-    .from(roles)
-    .where(and(eq(roles.projectId, hfId), eq(roles.code, 'qc')));
-  const qcUser = await buildUser(t.db, tenantId);
-  await t.db.insert(projectMembers).values({ tenantId, projectId: hfId, userId: qcUser.id, roleId: qcRole?.id ?? '' });
-  qc = await t.login(qcUser.username, qcUser.password);
-  const [nurseRole] = await t.db.select().from(roles).where(eq(roles.code, BUILT_IN_ROLES.followupNurse.code));
-  const c02User = await buildUser(t.db, tenantId);
-  await t.db
-    .insert(projectMembers)
-    .values({ tenantId, projectId: hfId, userId: c02User.id, roleId: nurseRole?.id ?? '', centerId: c02 });
-  c02Nurse = await t.login(c02User.username, c02User.password);
-  c02NurseId = c02User.id;
+  // the project of a hospital's administrator (owner) with the follow-up CRF and centers C01 (default) and C02; a
+  // follow-up nurse of all centers, a quality controller without patient.pii (a role of the project), a follow-up
+  // nurse of C02 only and an account of the hospital that is not a member
+  const h = await hospital(t);
+  const hf = await project(t, h.admin);
+  hfId = hf.id;
+  tenantId = hf.tenantId;
+  owner = h.admin.token;
+  await publishCrf(t, owner, FOLLOWUP_TEST_CRF);
+  const c01 = hf.defaultCenterId;
+  const c02 = (await center(t, hf, { code: 'C02' })).id;
+  const nurseAccount = await member(t, hf, BUILT_IN_ROLES.followupNurse.code, { centerId: null });
+  nurse = nurseAccount.token;
+  nurseId = nurseAccount.id;
+  const qcRole = await t.api({
+    method: 'POST',
+    url: '/project-role',
+    token: owner,
+    payload: {
+      code: 'qc',
+      name: '质控员',
+      permissions: [
+        PERMISSIONS.home,
+        PERMISSIONS.patientList,
+        PERMISSIONS.followupList,
+        PERMISSIONS.multicenterView,
+        PERMISSIONS.auditView,
+      ],
+    },
+  });
+  expect(qcRole.statusCode, qcRole.body).toBe(200);
+  qc = (await member(t, hf, 'qc', { centerId: null })).token;
+  const c02Account = await member(t, hf, BUILT_IN_ROLES.followupNurse.code, { centerId: c02 });
+  c02Nurse = c02Account.token;
+  c02NurseId = c02Account.id;
   outsiderId = (await buildUser(t.db, tenantId)).id;
-  for (const token of [owner, nurse, qc, c02Nurse])
-    expect((await t.api({ method: 'GET', url: `/web-project/change?projectId=${hfId}`, token })).statusCode).toBe(200);
 
   const add = async (key: string, body: Record<string, unknown>) => {
     const res = await t.api({ method: 'POST', url: '/patient-info', token: owner, payload: body });
