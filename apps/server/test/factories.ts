@@ -12,6 +12,21 @@ import type { TestApp } from './test-app';
 
 const suffix = () => randomBytes(3).toString('hex');
 
+/**
+ * One argon2id hash per password per test process: every test account shares a password, and hashing is the costliest
+ * part of a factory call. Each hash is still a real one with its own salt (sign-in verifies it as in production); only
+ * the salt is shared between accounts of a test file, which no test tells apart.
+ */
+const hashes = new Map<string, Promise<string>>();
+const hashOf = (password: string) => {
+  let hash = hashes.get(password);
+  if (!hash) {
+    hash = hashPassword(password);
+    hashes.set(password, hash);
+  }
+  return hash;
+};
+
 /** A hospital tenant with one organisation, as an administrator would create it. */
 export async function buildTenant(db: Db, overrides: Partial<typeof tenants.$inferInsert> = {}) {
   const s = suffix();
@@ -43,7 +58,7 @@ export async function buildUser(
       tenantId,
       username: `doctor_${suffix()}`,
       name: '测试医生',
-      passwordHash: await hashPassword(password),
+      passwordHash: await hashOf(password),
       tenantRoleCode: 'tenant_member',
       ...rest,
     })
