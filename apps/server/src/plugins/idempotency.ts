@@ -6,7 +6,7 @@ import type { Clock } from '../lib/clock';
 import { sha256Hex } from '../lib/crypto';
 import { AppError, ERROR_MESSAGES } from '../lib/errors';
 import { decryptPhi, encryptPhi, type PhiKeys } from '../lib/phi-crypto';
-import type { Job } from '../modules/scheduler/job-runner';
+import type { Job } from '../modules/jobs/job-queue';
 import './fastify-types';
 import {
   claimKey,
