@@ -1,30 +1,22 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { Executor } from '../../db/client';
 import { JOB_QUEUE_SCHEMA } from '../../db/job-queue-schema';
 import { jobRuns } from '../../db/schema';
 
 /**
- * pg-boss's `db` option over a Drizzle executor: pg-boss's own statement (send, cancel, retry) then runs in our
- * transaction, beside the audit row and our `job_runs` row, and commits or rolls back with them. pg-boss writes
- * numbered placeholders (`$1`, a number may repeat); each becomes a bound parameter of the same value.
+ * pg-boss's `db` option over a Drizzle executor: pg-boss's own statement (send, cancel, retry) then runs on the
+ * executor's connection — in a transaction, beside the audit row and our `job_runs` row, committing or rolling back
+ * with them. pg-boss's SQL uses a placeholder in several places with types inferred from each (`$5` as text and as a
+ * timestamp), so it must reach the driver as written: on the pg client (or pool) Drizzle runs the executor on — not
+ * part of Drizzle's typed API, hence checked here before use.
  */
 export function bossDb(tx: Executor): PgBoss.Db {
-  return {
-    async executeSql(text: string, values: unknown[] = []) {
-      const chunks: SQL[] = [];
-      let last = 0;
-      for (const m of text.matchAll(/\$(\d+)/g)) {
-        chunks.push(sql.raw(text.slice(last, m.index)));
-        const value = values[Number(m[1]) - 1];
-        chunks.push(sql`${sql.param(value === undefined ? null : value)}`);
-        last = m.index + m[0].length;
-      }
-      chunks.push(sql.raw(text.slice(last)));
-      const result = await tx.execute(sql.join(chunks, sql.raw('')));
-      return { rows: result.rows as unknown[] as never[] };
-    },
-  };
+  const client = (tx as unknown as { session?: { client?: Partial<Pick<pg.Pool, 'query'>> } }).session?.client;
+  if (typeof client?.query !== 'function') throw new Error('the Drizzle executor has no pg client to run pg-boss on');
+  const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+  return { executeSql: (text: string, values?: unknown[]) => query(text, values) };
 }
 
 const S = sql.raw(JOB_QUEUE_SCHEMA);
