@@ -6,7 +6,7 @@ import type { Clock } from '../lib/clock';
 import { sha256Hex } from '../lib/crypto';
 import { AppError, ERROR_MESSAGES } from '../lib/errors';
 import { decryptPhi, encryptPhi, type PhiKeys } from '../lib/phi-crypto';
-import type { Job } from '../modules/jobs/job-queue';
+import type { Job } from '../domain/jobs/interval-job';
 import './fastify-types';
 import {
   claimKey,

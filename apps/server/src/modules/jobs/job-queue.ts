@@ -3,22 +3,9 @@ import type pg from 'pg';
 import type { Db, Executor } from '../../db/client';
 import { ensureQueue, JOB_QUEUE_SCHEMA } from '../../db/job-queue-schema';
 import { deadLetterOf, JOB_QUEUES, QUEUE_NAME, type JobQueuePolicy } from '../../domain/jobs/job-queues';
+import type { IntervalJob } from '../../domain/jobs/interval-job';
 import type { Clock } from '../../lib/clock';
 import { bossDb, insertJobRun, jobState, updateJobProgress } from './jobs.repository';
-
-/**
- * A job run on a fixed interval, the shape the app's housekeeping jobs are written in ({ name, intervalSeconds, run }):
- * `JobQueue.every` turns it into a pg-boss queue with a cron schedule. `leaseSeconds` becomes the queue's expiry: how
- * long one run may take before it counts as dead and is retried elsewhere.
- */
-export type IntervalJob = {
-  name: string;
-  intervalSeconds: number;
-  leaseSeconds?: number;
-  run(): Promise<void>;
-};
-/** The former runner's name of that shape. */
-export type Job = IntervalJob;
 
 /** What a worker's handler gets. */
 export type JobContext<T = unknown> = {
@@ -83,6 +70,8 @@ export function cronEvery(seconds: number): string {
   if (hours < 24) return `0 */${hours} * * *`;
   return '0 3 * * *';
 }
+
+export type { IntervalJob, Job } from '../../domain/jobs/interval-job';
 
 export type JobQueue = ReturnType<typeof createJobQueue>;
 
