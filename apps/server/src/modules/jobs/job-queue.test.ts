@@ -116,6 +116,55 @@ describe('a scheduled job with two app instances', () => {
   }, 60_000);
 });
 
+describe('a job whose completion cannot be saved', () => {
+  it('should leave the process running and the job active, then run it again once it expired', async () => {
+    const policy = { name: 'test.lost', retryLimit: 2, retryDelaySeconds: 0, retryBackoff: false, expireInSeconds: 2 };
+    await installJobQueueSchema(database.connectionString, { queues: [policy] });
+    const { tenant } = await buildTenant(db);
+    const user = await buildUser(db, tenant.id);
+    // the pool loses its connection exactly when pg-boss saves the first completion (a statement it does not await)
+    let lose = true;
+    const pool = {
+      query(text: string, values?: unknown[]) {
+        if (lose && text.includes("state = 'completed',")) {
+          lose = false;
+          return Promise.reject(new Error('Connection terminated unexpectedly'));
+        }
+        return database.pool.query(text, values);
+      },
+    } as unknown as typeof database.pool;
+    const errors: string[] = [];
+    const jobs = createJobQueue({
+      pool,
+      db,
+      clock: createFakeClock(),
+      settings: FAST,
+      logger: { error: (_obj, msg) => errors.push(msg) },
+    });
+    const runs: number[] = [];
+    jobs.define(policy, async (job) => {
+      runs.push(job.retryCount);
+    });
+    const id = await db.transaction((tx) =>
+      jobs.enqueue(tx, policy.name, { tenantId: tenant.id, userId: user.id }, {}),
+    );
+    await jobs.start();
+    try {
+      await expect
+        .poll(() => count(`select count(*) from pgboss.job where id = $1 and state = 'completed'`, [id]), {
+          timeout: 30_000,
+          interval: 200,
+        })
+        .toBe(1);
+      expect(lose).toBe(false);
+      expect(runs).toEqual([0, 1]);
+      expect(errors).toContain('任务状态未能保存，任务到期后将重试');
+    } finally {
+      await jobs.stop();
+    }
+  }, 60_000);
+});
+
 describe('a job whose worker process dies', () => {
   const WORKER = path.resolve(__dirname, '../../../test/job-worker.ts');
   const children: ChildProcess[] = [];

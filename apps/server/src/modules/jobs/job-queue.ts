@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Db, Executor } from '../../db/client';
@@ -49,6 +50,14 @@ export type JobQueueSettings = {
   stopTimeoutMs?: number;
 };
 
+/** pg-boss's SQL builders (not in its typings); only to recognise the statements below. */
+const bossPlans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
+  completeJobs(schema: string): string;
+  failJobsById(schema: string): string;
+};
+/** The statements pg-boss's worker runs without awaiting them (manager.js, `watch`): complete and fail by id. */
+const UNAWAITED = new Set([bossPlans.completeJobs(JOB_QUEUE_SCHEMA), bossPlans.failJobsById(JOB_QUEUE_SCHEMA)]);
+
 /** The envelope an enqueued job's data is kept in: who started it, and the payload. */
 type Envelope = { tenantId?: string; userId?: string; payload?: unknown };
 
@@ -93,7 +102,17 @@ export function createJobQueue(deps: {
 }) {
   const { db, clock, settings } = deps;
   const poolDb: PgBoss.Db = {
-    executeSql: (text: string, values?: unknown[]) => deps.pool.query(text, values as unknown[]),
+    async executeSql(text: string, values?: unknown[]) {
+      try {
+        return await deps.pool.query(text, values as unknown[]);
+      } catch (err) {
+        // pg-boss's worker completes or fails a job without awaiting it: a lost connection there would be an
+        // unhandled rejection (the process dies). The job stays active instead, expires and is retried.
+        if (!UNAWAITED.has(text)) throw err;
+        deps.logger?.error({ err }, '任务状态未能保存，任务到期后将重试');
+        return { rows: [{ count: '0' }] };
+      }
+    },
   };
   const boss = new PgBoss({
     db: poolDb,
