@@ -65,6 +65,45 @@ describe('the job queue schema', () => {
   });
 });
 
+describe('an app role that does not own the schema', () => {
+  it('should run the listed queues with the rights the install step granted, and not create a queue of its own', async () => {
+    const role = `jobs_app_${Math.random().toString(36).slice(2, 8)}`;
+    await database.pool.query(`create role ${role} login password 'app-pw'`);
+    await installJobQueueSchema(database.connectionString, { grantTo: role });
+    // what the app's own tables would get from the migrations that grant them (another change's work)
+    await database.pool.query(`grant select, insert, update on job_runs to ${role}`);
+    const url = new URL(database.connectionString);
+    url.username = role;
+    url.password = 'app-pw';
+    const pool = createPool(url.toString(), { max: 3 });
+    const appDb = createDb(pool);
+    const { tenant } = await buildTenant(db);
+    const user = await buildUser(db, tenant.id);
+    const listed = JOB_QUEUES.find((q) => q.name === 'idempotency-cleanup')!;
+    const ran: string[] = [];
+    const app = createJobQueue({ pool, db: appDb, clock: createFakeClock(), settings: FAST });
+    app.define(listed, async (job) => {
+      ran.push(job.id);
+    });
+    const stray = createJobQueue({ pool, db: appDb, clock: createFakeClock(), settings: FAST });
+    stray.define({ ...listed, name: 'test.unlisted' }, async () => undefined);
+    try {
+      await app.start();
+      const id = await appDb.transaction((tx) =>
+        app.enqueue(tx, listed.name, { tenantId: tenant.id, userId: user.id }, {}),
+      );
+      await expect.poll(() => ran, { timeout: 15_000, interval: 200 }).toEqual([id]);
+      await expect(stray.start()).rejects.toThrow(/permission denied/);
+    } finally {
+      await app.stop();
+      await stray.stop();
+      await closePool(pool);
+      await database.pool.query(`drop owned by ${role}`);
+      await database.pool.query(`drop role ${role}`);
+    }
+  }, 40_000);
+});
+
 describe('a scheduled job with two app instances', () => {
   it('should run the follow-up reminders once per due time whatever the instances, each task notified once', async () => {
     const world = await buildReminderWorld(db, { remindDaysBefore: 0 });
