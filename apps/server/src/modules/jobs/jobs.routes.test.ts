@@ -221,5 +221,11 @@ describe('the job queue in the app', () => {
         interval: 250,
       })
       .toBeGreaterThanOrEqual(1);
+    // pg-boss's own cron queue is not the administrator's business
+    const all = await adminList({ limit: '500' });
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.filter((j) => j.queue.startsWith('__pgboss'))).toEqual([]);
+    const { rows } = await t.database.pool.query(`select 1 from pgboss.job where name = '__pgboss__send-it'`);
+    expect(rows.length).toBeGreaterThan(0);
   }, 30_000);
 });
