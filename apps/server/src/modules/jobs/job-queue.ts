@@ -159,20 +159,23 @@ export function createJobQueue(deps: {
     };
   }
 
-  return {
-    /** Registers a queue (its policy; in JOB_QUEUES unless only tests use it) and the handler of its jobs. */
-    define<T>(policy: JobQueuePolicy, handler: JobHandler<T>): void {
-      if (!QUEUE_NAME.test(policy.name)) throw new Error(`invalid job queue name: ${policy.name}`);
-      if (queues.has(policy.name)) throw new Error(`job queue ${policy.name} defined twice`);
-      if (started) throw new Error(`job queue ${policy.name} defined after start`);
-      queues.set(policy.name, { policy, handler: handler as JobHandler<never> });
-    },
+  /** Registers a queue (its policy; in JOB_QUEUES unless only tests use it) and the handler of its jobs. */
+  function define<T>(policy: JobQueuePolicy, handler: JobHandler<T>): void {
+    if (!QUEUE_NAME.test(policy.name)) throw new Error(`invalid job queue name: ${policy.name}`);
+    if (queues.has(policy.name)) throw new Error(`job queue ${policy.name} defined twice`);
+    if (started) throw new Error(`job queue ${policy.name} defined after start`);
+    queues.set(policy.name, { policy, handler: handler as JobHandler<never> });
+  }
 
-    /** Runs the queue's job on a cron schedule (Asia/Shanghai): one job per due time whatever the instances. */
-    schedule(name: string, cron: string, data: object = {}): void {
-      policyOf(name);
-      schedules.set(name, { cron, data });
-    },
+  /** Runs the queue's job on a cron schedule (Asia/Shanghai): one job per due time whatever the instances. */
+  function schedule(name: string, cron: string, data: object = {}): void {
+    policyOf(name);
+    schedules.set(name, { cron, data });
+  }
+
+  return {
+    define,
+    schedule,
 
     /**
      * An interval job as a queue and schedule: the adapter of the `{ name, intervalSeconds, run }` shape. Its queue
@@ -188,8 +191,8 @@ export function createJobQueue(deps: {
         retryBackoff: listed?.retryBackoff ?? true,
         expireInSeconds: job.leaseSeconds ?? listed?.expireInSeconds ?? 600,
       };
-      this.define(policy, () => job.run());
-      this.schedule(job.name, cronEvery(job.intervalSeconds));
+      define(policy, () => job.run());
+      schedule(job.name, cronEvery(job.intervalSeconds));
     },
 
     /**
