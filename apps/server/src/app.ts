@@ -73,7 +73,9 @@ import {
 } from './modules/notification/notifier';
 import { registerNotificationRoutes } from './modules/notification/notification.routes';
 import { createNotificationService } from './modules/notification/notification.service';
-import { createJobRunner, type JobRunner } from './modules/scheduler/job-runner';
+import { createJobQueue, type JobQueue } from './modules/jobs/job-queue';
+import { registerJobRoutes } from './modules/jobs/jobs.routes';
+import { createJobsService } from './modules/jobs/jobs.service';
 import { registerAccess } from './plugins/access';
 import { clientErrorHandler } from './plugins/client-error';
 import { createIdempotencyCleanupJob, registerIdempotency } from './plugins/idempotency';
@@ -225,20 +227,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     followupRecords: createFollowupRecordService({ db, clock, keys: phiKeys, records: formRecords }),
     followupPatients: createFollowupPatientService({ db, clock, keys: phiKeys }),
   });
-  // the notification calls and the durable job runner (reminders); jobs start when the app is ready, stop on close
+  // the notification calls and the job queue (pg-boss, ADR 0014): the scheduled jobs (reminders, housekeeping), the
+  // users' and the administrator's job calls; workers start when the app is ready (JOBS_ENABLED), stop on close
   registerNotificationRoutes(app, { notifications: createNotificationService({ db, clock }) });
-  const jobs: JobRunner = createJobRunner({
+  const jobs: JobQueue = createJobQueue({
+    pool: deps.pool,
     db,
     clock,
-    tickSeconds: config.jobsTickSeconds,
     logger: app.log,
-    jobs: [
-      createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds }),
-      createIdempotencyCleanupJob({ db, clock }),
-      createSignInPurgeJob({ db, clock }),
-    ],
+    settings: {
+      pollingIntervalSeconds: config.jobsPollMs / 1000,
+      maintenanceIntervalSeconds: config.jobsMaintenanceSeconds,
+      cronIntervalSeconds: config.jobsCronSeconds,
+      // runMigrations installs and upgrades pg-boss's schema as the owner; the app only checks its version
+      migrate: false,
+    },
   });
+  jobs.every(createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds }));
+  jobs.every(createIdempotencyCleanupJob({ db, clock }));
+  jobs.every(createSignInPurgeJob({ db, clock }));
   app.decorate('jobs', jobs);
+  registerJobRoutes(app, { jobs: createJobsService({ db, clock, jobs }) });
   if (config.jobsEnabled) app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
   registerOpenApiRoute(app, { routes: routeTable });

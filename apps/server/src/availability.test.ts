@@ -133,7 +133,7 @@ describe('a lost database connection', () => {
       DATA_DIR: dataDir,
       SEED_DEMO: 'false',
       JOBS_ENABLED: 'true',
-      JOBS_TICK_SECONDS: '1',
+      JOBS_POLL_MS: '500',
       ...TEST_PHI_ENV,
     });
     cleanups.push(() => server.stop());
@@ -218,7 +218,7 @@ describe('a lost database connection', () => {
       EMBEDDED_PG_PORT: String(pgPort),
       SEED_DEMO: 'false',
       JOBS_ENABLED: 'true',
-      JOBS_TICK_SECONDS: '1',
+      JOBS_POLL_MS: '500',
     });
     cleanups.push(() => server.stop());
     await server.waitHealthy(240_000); // initdb, migrations and reference data: slow on a busy machine

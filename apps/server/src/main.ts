@@ -148,12 +148,29 @@ async function main(): Promise<void> {
     }
     if (shuttingDown) return;
     ready = true;
-    if (config.jobsEnabled) liveApp.jobs.start();
+    if (config.jobsEnabled) void startJobs(liveApp, () => shuttingDown, log);
     printBanner(config, seeded);
   } catch (err) {
     if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
     log.fatal({ err }, '启动失败');
     await shutdown('startup failure', 1);
+  }
+}
+
+/**
+ * Starts the job queue's workers, cron and maintenance; should the database fail it meanwhile, logs and tries again
+ * with a growing delay (the server serves on: only the jobs wait).
+ */
+async function startJobs(app: FastifyInstance, stopping: () => boolean, log: pino.Logger): Promise<void> {
+  for (let attempt = 0; !stopping(); attempt++) {
+    try {
+      await app.jobs.start();
+      return;
+    } catch (err) {
+      const wait = Math.min(MAX_PREPARE_DELAY_MS, FIRST_PREPARE_DELAY_MS * 2 ** Math.min(attempt, 10));
+      log.error({ err }, `任务队列启动失败，${wait} ms 后重试 / job queue failed to start, retrying in ${wait} ms`);
+      await new Promise((r) => setTimeout(r, wait));
+    }
   }
 }
 

@@ -27,7 +27,9 @@ describe('loadConfig', () => {
       trustProxy: false,
       // on by default; off under the test runner unless JOBS_ENABLED says so
       jobsEnabled: false,
-      jobsTickSeconds: 20,
+      jobsPollMs: 2000,
+      jobsMaintenanceSeconds: 60,
+      jobsCronSeconds: 30,
       reminderIntervalSeconds: 60,
       reminderSmsEnabled: false,
       hstsEnabled: false,
@@ -36,8 +38,18 @@ describe('loadConfig', () => {
   });
 
   it('should read the job settings and refuse a bad interval in Chinese', () => {
-    const c = loadConfig({ JOBS_ENABLED: 'true', JOBS_TICK_SECONDS: '5', REMINDER_SMS_ENABLED: '1' }, '/x');
-    expect(c).toMatchObject({ jobsEnabled: true, jobsTickSeconds: 5, reminderSmsEnabled: true });
+    const c = loadConfig(
+      { JOBS_ENABLED: 'true', JOBS_POLL_MS: '500', JOBS_MAINTENANCE_SECONDS: '1', REMINDER_SMS_ENABLED: '1' },
+      '/x',
+    );
+    expect(c).toMatchObject({
+      jobsEnabled: true,
+      jobsPollMs: 500,
+      jobsMaintenanceSeconds: 1,
+      reminderSmsEnabled: true,
+    });
+    expect(() => loadConfig({ JOBS_POLL_MS: '100' })).toThrow(/JOBS_POLL_MS="100": 应为 500 到 60000/);
+    expect(() => loadConfig({ JOBS_CRON_SECONDS: '60' })).toThrow(/JOBS_CRON_SECONDS="60"/);
     expect(() => loadConfig({ REMINDER_INTERVAL_SECONDS: '1' })).toThrow(
       /REMINDER_INTERVAL_SECONDS="1": 应为 10 到 86400/,
     );

@@ -62,9 +62,11 @@ const envSchema = z.object({
   TRUST_PROXY: bool(false),
   PHI_ENCRYPTION_KEY: key32(),
   PHI_BLIND_INDEX_KEY: key32(),
-  // default: on, except under the test runner (tests start a job runner themselves)
+  // default: on, except under the test runner (tests start the job queue themselves)
   JOBS_ENABLED: bool(process.env.VITEST === undefined),
-  JOBS_TICK_SECONDS: int(20, 1, 3600),
+  JOBS_POLL_MS: int(2000, 500, 60_000),
+  JOBS_MAINTENANCE_SECONDS: int(60, 1, 3600),
+  JOBS_CRON_SECONDS: int(30, 1, 45),
   REMINDER_INTERVAL_SECONDS: int(60, 10, 24 * 3600),
   REMINDER_SMS_ENABLED: bool(false),
   HSTS_ENABLED: bool(false),
@@ -97,10 +99,17 @@ export type AppConfig = {
   phiEncryptionKey: Buffer | undefined;
   /** HMAC-SHA256 key of the blind indexes (PHI_BLIND_INDEX_KEY); undefined = the key file of DATA_DIR. */
   phiBlindIndexKey: Buffer | undefined;
-  /** Durable scheduled jobs (reminders) run in this process (JOBS_ENABLED; the test app turns them off). */
+  /** The job queue's workers, cron and maintenance run in this process (JOBS_ENABLED; the test app turns them off). */
   jobsEnabled: boolean;
-  /** How often the job runner looks for a due job (JOBS_TICK_SECONDS). */
-  jobsTickSeconds: number;
+  /** How often an idle worker looks for a job, in ms (JOBS_POLL_MS, at least 500). */
+  jobsPollMs: number;
+  /**
+   * How often active jobs past their expiry (a worker that died) are failed so another process retries them
+   * (JOBS_MAINTENANCE_SECONDS).
+   */
+  jobsMaintenanceSeconds: number;
+  /** How often the due cron schedules are turned into jobs, by one instance at a time (JOBS_CRON_SECONDS, 1–45). */
+  jobsCronSeconds: number;
   /** How often the follow-up reminder job runs (REMINDER_INTERVAL_SECONDS). */
   reminderIntervalSeconds: number;
   /** Follow-up reminders also go out as SMS to the recipient's phone (REMINDER_SMS_ENABLED). */
@@ -153,7 +162,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     phiEncryptionKey: e.PHI_ENCRYPTION_KEY,
     phiBlindIndexKey: e.PHI_BLIND_INDEX_KEY,
     jobsEnabled: e.JOBS_ENABLED,
-    jobsTickSeconds: e.JOBS_TICK_SECONDS,
+    jobsPollMs: e.JOBS_POLL_MS,
+    jobsMaintenanceSeconds: e.JOBS_MAINTENANCE_SECONDS,
+    jobsCronSeconds: e.JOBS_CRON_SECONDS,
     reminderIntervalSeconds: e.REMINDER_INTERVAL_SECONDS,
     reminderSmsEnabled: e.REMINDER_SMS_ENABLED,
     hstsEnabled: e.HSTS_ENABLED,

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { installJobQueueSchema } from './job-queue-schema';
 import { markUnavailable } from './pool';
 
 /** Arbitrary constant key of the advisory lock that serialises concurrent migration runs. */
@@ -32,12 +33,15 @@ export function resolveMigrationsFolder(moduleUrl: string = import.meta.url): st
 export type MigrationLogger = { info(msg: string): void; warn(msg: string): void };
 
 /**
- * Applies every pending migration. Concurrent callers (two servers, parallel test set-ups) are serialised by an
- * advisory lock. A folder without migrations yet is not an error: it logs and returns.
+ * Applies every pending migration, then installs or upgrades the job queue's schema (pg-boss, ADR 0014) and its
+ * queues: both need the database owner, which is who runs this. Concurrent callers (two servers, parallel test
+ * set-ups) are serialised by an advisory lock. A folder without migrations yet is not an error: it logs and returns.
+ * `jobQueueGrantTo`: the app's role, when the app connects as another role than this (it gets row rights on pg-boss's
+ * tables); `jobQueue: false` skips the job queue (a test of the Drizzle migrations alone).
  */
 export async function runMigrations(
   connectionString: string,
-  opts: { migrationsFolder?: string; logger?: MigrationLogger } = {},
+  opts: { migrationsFolder?: string; logger?: MigrationLogger; jobQueue?: boolean; jobQueueGrantTo?: string } = {},
 ): Promise<void> {
   const migrationsFolder = opts.migrationsFolder ?? resolveMigrationsFolder();
   if (!existsSync(path.join(migrationsFolder, JOURNAL))) {
@@ -59,6 +63,7 @@ export async function runMigrations(
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       await migrate(drizzle({ client }), { migrationsFolder });
+      if (opts.jobQueue !== false) await installJobQueueSchema(connectionString, { grantTo: opts.jobQueueGrantTo });
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }

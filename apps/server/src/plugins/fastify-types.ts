@@ -1,5 +1,5 @@
 import type { AuthContext } from '../modules/auth/session.service';
-import type { JobRunner } from '../modules/scheduler/job-runner';
+import type { JobQueue } from '../modules/jobs/job-queue';
 import type { RouteAudit } from './audit';
 
 declare module 'fastify' {
@@ -34,8 +34,8 @@ declare module 'fastify' {
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- declaration merging needs an interface
   interface FastifyInstance {
-    /** The durable job runner of this process: started on ready when JOBS_ENABLED, stopped on close. */
-    jobs: JobRunner;
+    /** The job queue of this process (pg-boss, ADR 0014): workers start on ready when JOBS_ENABLED, stop on close. */
+    jobs: JobQueue;
   }
 }
 

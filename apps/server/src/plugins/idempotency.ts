@@ -6,7 +6,7 @@ import type { Clock } from '../lib/clock';
 import { sha256Hex } from '../lib/crypto';
 import { AppError, ERROR_MESSAGES } from '../lib/errors';
 import { decryptPhi, encryptPhi, type PhiKeys } from '../lib/phi-crypto';
-import type { Job } from '../modules/scheduler/job-runner';
+import type { Job } from '../domain/jobs/interval-job';
 import './fastify-types';
 import {
   claimKey,
@@ -78,7 +78,7 @@ async function takeKey(db: Executor, claim: Claim, now: Date): Promise<boolean> 
 
 export const IDEMPOTENCY_CLEANUP_JOB = 'idempotency-cleanup';
 
-/** The scheduler's job deleting expired keys every hour (an expired key met before is reused anyway). */
+/** The job queue's hourly job deleting expired keys (an expired key met before is reused anyway). */
 export function createIdempotencyCleanupJob(deps: { db: Db; clock: Clock; intervalSeconds?: number }): Job {
   return {
     name: IDEMPOTENCY_CLEANUP_JOB,

@@ -195,6 +195,9 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   // reminders and notifications
   'followup_task.remind': '发送随访提醒',
   'notification.read': '标记通知已读',
+  // background jobs (the owner's and the platform administrator's)
+  'job.cancel': '取消后台任务',
+  'job.retry': '重试后台任务',
 };
 
 /** Chinese labels of the keys of audit values; `auditFieldLabel` labels a dotted path by its segments. */
@@ -204,6 +207,9 @@ export const AUDIT_FIELD_LABELS: Readonly<Record<string, string>> = {
   code: '编码',
   title: '标题',
   status: '状态',
+  state: '状态',
+  queue: '任务队列',
+  error: '错误',
   reason: '原因',
   note: '说明',
   message: '说明',
@@ -314,6 +320,7 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = {
   followup_contact: '随访联系',
   // notifications (followup_task's label comes with the worklist's labels)
   notification: '通知',
+  job: '后台任务',
 };
 
 const VERB_LABELS: Readonly<Record<string, string>> = {

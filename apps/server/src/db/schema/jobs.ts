@@ -1,22 +1,11 @@
 import { sql } from 'drizzle-orm';
-import {
-  check,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  smallint,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { check, index, pgTable, primaryKey, text, smallint, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { tenants, users } from './identity';
 import { projects } from './projects';
 
 // ---------------------------------------------------------------------------------------------------------------
-// Notifications and durable scheduled jobs (follow-up reminders)
+// Notifications, the users' jobs and idempotency keys
 // ---------------------------------------------------------------------------------------------------------------
 
 /** An in-app notification of one user. `(user_id, kind, entity_id)` is unique: a reminder is never sent twice. */
@@ -50,19 +39,34 @@ export const notifications = pgTable(
 );
 
 /**
- * Durable scheduled jobs: one row per job. A process runs a job only after claiming its lease (`locked_until`) with a
- * conditional UPDATE, so two server processes never run it at once; `next_run_at` survives restarts.
+ * The jobs a user started (exports, recognition, large imports), beside pg-boss's own `pgboss.job` (ADR 0014): who
+ * started it in which tenant (a page may read only its own user's jobs of the session's tenant) and the progress its
+ * worker reports (pg-boss 10 keeps none). One row per job id, written in the transaction that enqueues the job; a
+ * scheduled job has none. Kept after the job ends so a page polling it still sees 100 %.
  */
-export const scheduledJobs = pgTable('scheduled_jobs', {
-  name: text('name').primaryKey(),
-  nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull(),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
-  lockedBy: text('locked_by'),
-  lastStartedAt: timestamp('last_started_at', { withTimezone: true }),
-  lastFinishedAt: timestamp('last_finished_at', { withTimezone: true }),
-  lastError: text('last_error'),
-  runCount: integer('run_count').notNull().default(0),
-});
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    /** The pg-boss job id. */
+    jobId: uuid('job_id').primaryKey(),
+    queue: text('queue').notNull(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** 0–100, reported by the worker. */
+    progress: smallint('progress').notNull().default(0),
+    progressMessage: text('progress_message'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('job_runs_user_idx').on(t.tenantId, t.userId, t.createdAt),
+    check('job_runs_progress_range', sql`${t.progress} between 0 and 100`),
+  ],
+);
 
 /**
  * Idempotency keys of signed-in write requests (`Idempotency-Key`, ADR 0011): the first request with a key reserves

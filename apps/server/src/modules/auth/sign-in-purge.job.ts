@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import type { Job } from '../scheduler/job-runner';
+import type { Job } from '../../domain/jobs/interval-job';
 import { purgeExpiredSignInData } from './auth.repository';
 
 export const SIGN_IN_PURGE_JOB = 'auth.sign-in-purge';

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { NotificationMessage, Notifier } from '../notification/notifier';
-import type { Job } from '../scheduler/job-runner';
+import type { Job } from '../../domain/jobs/interval-job';
 import { claimDueTasks, followupEditors, type Candidate, type ClaimedTask } from './followup-reminder.repository';
 
 export const FOLLOWUP_REMINDER_JOB = 'followup-reminder';
