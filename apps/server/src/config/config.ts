@@ -62,6 +62,8 @@ const envSchema = z.object({
   TRUST_PROXY: bool(false),
   PHI_ENCRYPTION_KEY: key32(),
   PHI_BLIND_INDEX_KEY: key32(),
+  AUDIT_SEAL_KEY: key32(),
+  AUDIT_SEAL_INTERVAL_SECONDS: int(30, 1, 3600),
   // default: on, except under the test runner (tests start a job runner themselves)
   JOBS_ENABLED: bool(process.env.VITEST === undefined),
   JOBS_TICK_SECONDS: int(20, 1, 3600),
@@ -97,6 +99,10 @@ export type AppConfig = {
   phiEncryptionKey: Buffer | undefined;
   /** HMAC-SHA256 key of the blind indexes (PHI_BLIND_INDEX_KEY); undefined = the key file of DATA_DIR. */
   phiBlindIndexKey: Buffer | undefined;
+  /** HMAC-SHA256 key of the audit seals and signed heads (AUDIT_SEAL_KEY); undefined = the key file of DATA_DIR. */
+  auditSealKey: Buffer | undefined;
+  /** How often the audit sealer job runs (AUDIT_SEAL_INTERVAL_SECONDS; the job runner's tick bounds it from below). */
+  auditSealIntervalSeconds: number;
   /** Durable scheduled jobs (reminders) run in this process (JOBS_ENABLED; the test app turns them off). */
   jobsEnabled: boolean;
   /** How often the job runner looks for a due job (JOBS_TICK_SECONDS). */
@@ -152,6 +158,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     phiEncryptionKey: e.PHI_ENCRYPTION_KEY,
     phiBlindIndexKey: e.PHI_BLIND_INDEX_KEY,
+    auditSealKey: e.AUDIT_SEAL_KEY,
+    auditSealIntervalSeconds: e.AUDIT_SEAL_INTERVAL_SECONDS,
     jobsEnabled: e.JOBS_ENABLED,
     jobsTickSeconds: e.JOBS_TICK_SECONDS,
     reminderIntervalSeconds: e.REMINDER_INTERVAL_SECONDS,
