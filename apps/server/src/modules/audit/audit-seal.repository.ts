@@ -25,12 +25,13 @@ export async function tryLockSealer(tx: Executor): Promise<boolean> {
 export type SealFrontier = { txId: string; eventId: number };
 
 export async function sealedFrontier(db: Executor): Promise<SealFrontier | null> {
-  const [row] = await rowsOf<{ tx_id: string; event_id: string }>(
+  // (aliases differ from the columns: ORDER BY would otherwise sort by the text)
+  const [row] = await rowsOf<{ tx: string; event: string }>(
     db,
-    sql`select tx_id::text as tx_id, event_id::text as event_id from ${auditSeals}
-        order by tx_id desc, event_id desc limit 1`,
+    sql`select s.tx_id::text as tx, s.event_id::text as event from ${auditSeals} s
+        order by s.tx_id desc, s.event_id desc limit 1`,
   );
-  return row ? { txId: row.tx_id, eventId: Number(row.event_id) } : null;
+  return row ? { txId: row.tx, eventId: Number(row.event) } : null;
 }
 
 /**
@@ -51,16 +52,16 @@ export async function eventsToSeal(db: Executor, after: SealFrontier | null, lim
 /** The newest seal of each of the chains. */
 export async function chainTails(db: Executor, tenantKeys: string[]): Promise<Map<string, { seq: number; mac: string }>> {
   if (tenantKeys.length === 0) return new Map();
-  const rows = await rowsOf<{ tenant_key: string; seq: string; mac: string }>(
+  const rows = await rowsOf<{ tenant_key: string; n: string; mac: string }>(
     db,
-    sql`select distinct on (tenant_key) tenant_key, seq::text as seq, mac from ${auditSeals}
-        where tenant_key in (${sql.join(
+    sql`select distinct on (s.tenant_key) s.tenant_key, s.seq::text as n, s.mac from ${auditSeals} s
+        where s.tenant_key in (${sql.join(
           tenantKeys.map((k) => sql`${k}`),
           sql`, `,
         )})
-        order by tenant_key, seq desc`,
+        order by s.tenant_key, s.seq desc`,
   );
-  return new Map(rows.map((r) => [r.tenant_key, { seq: Number(r.seq), mac: r.mac }]));
+  return new Map(rows.map((r) => [r.tenant_key, { seq: Number(r.n), mac: r.mac }]));
 }
 
 export type SealRow = typeof auditSeals.$inferInsert;
@@ -167,18 +168,18 @@ export async function unsealedEvents(
 
 /** The newest signed head of a chain in the database. */
 export async function latestHead(db: Executor, tenantKey: string): Promise<SealHead | null> {
-  const [row] = await rowsOf<{ tenant_key: string; seq: string; mac: string; signed_at: string; signature: string }>(
+  const [row] = await rowsOf<{ tenant_key: string; n: string; mac: string; signed: string; signature: string }>(
     db,
-    sql`select tenant_key, seq::text as seq, mac, signature,
-          to_char(signed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as signed_at from ${auditSealHeads}
-        where tenant_key = ${tenantKey} order by seq desc limit 1`,
+    sql`select h.tenant_key, h.seq::text as n, h.mac, h.signature,
+          to_char(h.signed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as signed from ${auditSealHeads} h
+        where h.tenant_key = ${tenantKey} order by h.seq desc limit 1`,
   );
   return row
     ? {
         tenantKey: row.tenant_key,
-        seq: Number(row.seq),
+        seq: Number(row.n),
         mac: row.mac,
-        signedAt: new Date(row.signed_at),
+        signedAt: new Date(row.signed),
         signature: row.signature,
       }
     : null;
