@@ -1,3 +1,4 @@
+-- Custom SQL migration file, put your code below! --
 -- The audit trail is sealed after commit (ADR 0013): the insert trigger of 0006, which locked the tenant's chain head
 -- until commit and so made every audited transaction of a tenant wait for the one before it, goes, with its unkeyed
 -- hash function and the head table. Events keep their legacy prev_hash/hash values; the seals cover every event.

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       jobsTickSeconds: 20,
       reminderIntervalSeconds: 60,
       reminderSmsEnabled: false,
+      auditSealIntervalSeconds: 30,
       hstsEnabled: false,
       hstsMaxAge: 180 * 24 * 60 * 60,
     });
