@@ -50,7 +50,10 @@ export async function eventsToSeal(db: Executor, after: SealFrontier | null, lim
 }
 
 /** The newest seal of each of the chains. */
-export async function chainTails(db: Executor, tenantKeys: string[]): Promise<Map<string, { seq: number; mac: string }>> {
+export async function chainTails(
+  db: Executor,
+  tenantKeys: string[],
+): Promise<Map<string, { seq: number; mac: string }>> {
   if (tenantKeys.length === 0) return new Map();
   const rows = await rowsOf<{ tenant_key: string; n: string; mac: string }>(
     db,
@@ -144,9 +147,7 @@ export async function unsealedEvents(
   sampleSize: number,
 ): Promise<{ count: number; belowFrontier: { id: number; at: string }[]; belowFrontierCount: number }> {
   const tenant = tenantKey === '-' ? sql`e.tenant_id is null` : sql`e.tenant_id::text = ${tenantKey}`;
-  const below = frontier
-    ? sql`(e.tx_id, e.id) <= (${frontier.txId}::xid8, ${frontier.eventId}::bigint)`
-    : sql`false`;
+  const below = frontier ? sql`(e.tx_id, e.id) <= (${frontier.txId}::xid8, ${frontier.eventId}::bigint)` : sql`false`;
   const [counts] = await rowsOf<{ n: string; below: string }>(
     db,
     sql`select count(*)::text as n, count(*) filter (where ${below})::text as below from audit_events e

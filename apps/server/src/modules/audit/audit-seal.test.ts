@@ -54,12 +54,16 @@ describe('audit events sealed after commit', () => {
     const release = gate();
     let released = false;
     const held = t.db.transaction(async (tx) => {
-      await audit(tx, { actorId: writers[0]?.id ?? null, tenantId, requestId: 'held', ip: null }, {
-        action: 'user.update',
-        entityType: 'user',
-        entityId: writers[0]?.id ?? null,
-        newValue: { name: '长事务' },
-      });
+      await audit(
+        tx,
+        { actorId: writers[0]?.id ?? null, tenantId, requestId: 'held', ip: null },
+        {
+          action: 'user.update',
+          entityType: 'user',
+          entityId: writers[0]?.id ?? null,
+          newValue: { name: '长事务' },
+        },
+      );
       const [row] = (await tx.execute(sql`select currval('audit_events_id_seq')::text as id`)).rows as { id: string }[];
       inserted.open();
       await release.opened;
@@ -110,10 +114,14 @@ describe('audit events sealed after commit', () => {
     const release = gate();
     const inserted = gate();
     const held = t.db.transaction(async (tx) => {
-      await audit(tx, { actorId: null, tenantId, requestId: 'held-2', ip: null }, {
-        action: 'user.update',
-        entityType: 'user',
-      });
+      await audit(
+        tx,
+        { actorId: null, tenantId, requestId: 'held-2', ip: null },
+        {
+          action: 'user.update',
+          entityType: 'user',
+        },
+      );
       const [row] = (await tx.execute(sql`select currval('audit_events_id_seq')::text as id`)).rows as { id: string }[];
       inserted.open();
       await release.opened;

@@ -84,7 +84,7 @@ async function verifyChain(
   let expectedSeq = 1;
   let prev: { seq: number; mac: string } | null = null;
 
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await sealPage(db, tenantKey, after, PAGE);
     for (const s of page) {
       macAt.set(s.seq, s.mac);
@@ -144,10 +144,8 @@ async function verifyChain(
   }
 
   problems.push(...checkHead(key, tenantKey, last, macAt, await latestHead(db, tenantKey), 'db'));
-  let outside: SealHead | null = null;
   try {
-    outside = await heads.read(tenantKey);
-    problems.push(...checkHead(key, tenantKey, last, macAt, outside, 'store'));
+    problems.push(...checkHead(key, tenantKey, last, macAt, await heads.read(tenantKey), 'store'));
   } catch {
     problems.push({ kind: 'head-missing', eventId: null, seq: null, detail: '库外链头无法读取（格式不正确）' });
   }
@@ -217,7 +215,9 @@ function checkHead(
       : [];
   }
   if (!sameMac(headSignature(key, head), head.signature)) {
-    return [{ kind: 'bad-head-signature', eventId: null, seq: head.seq, detail: `${place}（序号 ${head.seq}）签名无效` }];
+    return [
+      { kind: 'bad-head-signature', eventId: null, seq: head.seq, detail: `${place}（序号 ${head.seq}）签名无效` },
+    ];
   }
   if (!last || head.seq > last.seq) {
     return [
@@ -256,11 +256,7 @@ function checkHead(
  * Verifies every chain: those the database knows of (events, seals, heads) and those only the head store knows of
  * (a chain removed whole).
  */
-export async function verifyAuditSeals(
-  db: Executor,
-  key: AuditSealKey,
-  heads: HeadStore,
-): Promise<TenantSealResult[]> {
+export async function verifyAuditSeals(db: Executor, key: AuditSealKey, heads: HeadStore): Promise<TenantSealResult[]> {
   const chains = await sealChains(db);
   const known = new Set(chains.map((c) => c.tenantKey));
   for (const tenantKey of await heads.list()) {

@@ -4,7 +4,14 @@ import { eq } from 'drizzle-orm';
 import { centers, formVersions, organisations, patients, projects, users } from '../../db/schema';
 import { audit } from '../../plugins/audit';
 import { HF_REG_DEFINITION } from '../../db/seed-database';
-import { buildUser, hospital, member, project as createProject, publishCrf, TEST_PASSWORD } from '../../../test/factories';
+import {
+  buildUser,
+  hospital,
+  member,
+  project as createProject,
+  publishCrf,
+  TEST_PASSWORD,
+} from '../../../test/factories';
 import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T };
@@ -268,9 +275,9 @@ describe('POST audit-event/page', () => {
     expect(refused.statusCode).toBe(200);
     // a session in HF-REG: its profile change and sign-out name no project in their values
     const nurse = await enter('nurse', 'HF-REG');
-    expect((await t.api({ method: 'PUT', url: '/sys-user', token: nurse, payload: { name: '李护士长' } })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await t.api({ method: 'PUT', url: '/sys-user', token: nurse, payload: { name: '李护士长' } })).statusCode,
+    ).toBe(200);
     expect((await t.api({ method: 'POST', url: '/auth/logout', token: nurse })).statusCode).toBe(200);
 
     const inHf = (await page(await enter('monitor', 'HF-REG'), { size: 200 })).json<Body<AuditPageResponse>>().data;
@@ -280,7 +287,9 @@ describe('POST audit-event/page', () => {
       expect.arrayContaining(['logout', 'user.update', 'project.enter']),
     );
     const inT2dm = (await page(ownerInT2dm, { size: 200 })).json<Body<AuditPageResponse>>().data;
-    expect(inT2dm.records.map((r) => `${r.action}:${r.entityId ?? ''}`)).not.toContain(`join-request.refuse:${requestId}`);
+    expect(inT2dm.records.map((r) => `${r.action}:${r.entityId ?? ''}`)).not.toContain(
+      `join-request.refuse:${requestId}`,
+    );
     expect(inT2dm.records.filter((r) => r.actor?.id === user.nurse).map((r) => r.action)).not.toContain('logout');
     // the existing filters still narrow the project's events
     const logouts = (await page(ownerInT2dm, { action: 'logout', size: 200 })).json<Body<AuditPageResponse>>().data;
