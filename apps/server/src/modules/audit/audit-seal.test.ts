@@ -151,4 +151,13 @@ describe('audit events sealed after commit', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(16);
     expect((await sealer.verify()).every((r) => r.ok)).toBe(true);
   });
+
+  it('should find no problem when it verifies while the sealer is sealing in small batches', async () => {
+    for (const [i, w] of writers.entries())
+      await t.api({ method: 'PUT', url: '/sys-user', token: w.token, payload: { name: `校验中-${i}` } });
+    const [, results] = await Promise.all([sealer.seal({ batchSize: 2 }), sealer.verify()]);
+    expect(results.flatMap((r) => r.problems)).toEqual([]);
+    await sealer.sealAll();
+    expect((await sealer.verify()).every((r) => r.ok && r.unsealed === 0)).toBe(true);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/client';
+import type { Db, Executor } from '../../db/client';
 import type { AuditSealKey } from '../../lib/audit-seal-key';
 import type { HeadStore } from './audit-head-store';
 import { headSignature, sameMac, sealMac, type SealHead, type SealableEvent } from './audit-seal-mac';
@@ -63,6 +63,8 @@ const REORDER_LIMIT = 500;
 const LIST_LIMIT = 50;
 
 type Mismatch = { seal: SealWithEvent; event: SealableEvent };
+/** The heads of the head store, read before the database (see verifyAuditSeals). */
+type StoredHeads = Map<string, SealHead | null | 'unreadable'>;
 
 /**
  * Verifies one chain: walks its seals by seq (links, each mac recomputed from the event row and the key, each
@@ -72,7 +74,7 @@ type Mismatch = { seal: SealWithEvent; event: SealableEvent };
 async function verifyChain(
   db: Executor,
   key: AuditSealKey,
-  heads: HeadStore,
+  stored: StoredHeads,
   tenantKey: string,
   tenantCode: string | null,
   frontier: Awaited<ReturnType<typeof sealedFrontier>>,
@@ -144,10 +146,11 @@ async function verifyChain(
   }
 
   problems.push(...checkHead(key, tenantKey, last, macAt, await latestHead(db, tenantKey), 'db'));
-  try {
-    problems.push(...checkHead(key, tenantKey, last, macAt, await heads.read(tenantKey), 'store'));
-  } catch {
+  const outside = stored.get(tenantKey) ?? null;
+  if (outside === 'unreadable') {
     problems.push({ kind: 'head-missing', eventId: null, seq: null, detail: '库外链头无法读取（格式不正确）' });
+  } else {
+    problems.push(...checkHead(key, tenantKey, last, macAt, outside, 'store'));
   }
 
   problems.sort((a, b) => (a.seq ?? Number.MAX_SAFE_INTEGER) - (b.seq ?? Number.MAX_SAFE_INTEGER));
@@ -254,19 +257,30 @@ function checkHead(
 
 /**
  * Verifies every chain: those the database knows of (events, seals, heads) and those only the head store knows of
- * (a chain removed whole).
+ * (a chain removed whole). A sealer may be at work meanwhile: the head store is read first (a head there was
+ * committed before it was written), then the database in one repeatable-read snapshot, so the chain, its heads and
+ * its unsealed events are seen at one moment and never look truncated or unsealed by the timing alone.
  */
-export async function verifyAuditSeals(db: Executor, key: AuditSealKey, heads: HeadStore): Promise<TenantSealResult[]> {
-  const chains = await sealChains(db);
-  const known = new Set(chains.map((c) => c.tenantKey));
+export async function verifyAuditSeals(db: Db, key: AuditSealKey, heads: HeadStore): Promise<TenantSealResult[]> {
+  const stored: StoredHeads = new Map();
   for (const tenantKey of await heads.list()) {
-    if (!known.has(tenantKey)) chains.push({ tenantKey, tenantCode: await tenantCodeOf(db, tenantKey) });
+    stored.set(tenantKey, await heads.read(tenantKey).catch(() => 'unreadable' as const));
   }
-  const frontier = await sealedFrontier(db);
-  const results: TenantSealResult[] = [];
-  for (const { tenantKey, tenantCode } of chains)
-    results.push(await verifyChain(db, key, heads, tenantKey, tenantCode, frontier));
-  return results;
+  return db.transaction(
+    async (tx) => {
+      const chains = await sealChains(tx);
+      const known = new Set(chains.map((c) => c.tenantKey));
+      for (const tenantKey of stored.keys()) {
+        if (!known.has(tenantKey)) chains.push({ tenantKey, tenantCode: await tenantCodeOf(tx, tenantKey) });
+      }
+      const frontier = await sealedFrontier(tx);
+      const results: TenantSealResult[] = [];
+      for (const { tenantKey, tenantCode } of chains)
+        results.push(await verifyChain(tx, key, stored, tenantKey, tenantCode, frontier));
+      return results;
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }
 
 /** One line per chain (`OK sealed n, unsealed m` or `BROKEN …`), and an indented line per problem. */
