@@ -111,6 +111,7 @@ describe('audit events sealed after commit', () => {
   });
 
   it('should never seal an event of a transaction still running, and seal it once it commits', async () => {
+    await sealer.sealAll();
     const release = gate();
     const inserted = gate();
     const held = t.db.transaction(async (tx) => {
