@@ -118,12 +118,19 @@ function dbUrl(admin: string, database: string): string {
   return url.toString();
 }
 
-async function pgKeys(dir: string): Promise<{ PHI_ENCRYPTION_KEY: string; PHI_BLIND_INDEX_KEY: string }> {
+async function pgKeys(
+  dir: string,
+): Promise<{ PHI_ENCRYPTION_KEY: string; PHI_BLIND_INDEX_KEY: string; AUDIT_SEAL_KEY: string }> {
   const file = path.join(dir, 'keys.json');
-  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as Awaited<ReturnType<typeof pgKeys>>;
+  if (existsSync(file)) {
+    const stored = JSON.parse(await readFile(file, 'utf8')) as Awaited<ReturnType<typeof pgKeys>>;
+    // key files written before the audit seals had no seal key: the sealer needs one (ADR 0013)
+    return { ...stored, AUDIT_SEAL_KEY: stored.AUDIT_SEAL_KEY ?? Buffer.alloc(32, 1).toString('base64') };
+  }
   const keys = {
     PHI_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     PHI_BLIND_INDEX_KEY: randomBytes(32).toString('base64'),
+    AUDIT_SEAL_KEY: randomBytes(32).toString('base64'),
   };
   await writeFile(file, JSON.stringify(keys), { mode: 0o600 });
   return keys;

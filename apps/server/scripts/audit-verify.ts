@@ -1,10 +1,12 @@
 /**
  * `npm run audit:verify -w apps/server` (dev, tsx) or `node apps/server/dist/audit-verify.js` (built): verifies the
- * audit hash chain of every tenant and prints `OK n events` or the first broken link of each. Exit code 0 when every
- * chain holds, 1 when one is broken, 2 when the database cannot be reached.
+ * sealed audit trail of every tenant (ADR 0013) and prints, per chain, the valid seals, the events not sealed yet and
+ * every problem found. Exit code 0 when no chain shows tampering, 1 when one does, 2 when the check cannot run.
  *
- * The database: `DATABASE_URL`, else the embedded cluster under `DATA_DIR/pg` — the running server's (read from its
- * postmaster.pid and password file) or, when no server runs, started for the check and stopped afterwards.
+ * It needs the seal key (AUDIT_SEAL_KEY, else the key file of DATA_DIR on the embedded database) and the heads kept
+ * outside the database (DATA_DIR/audit-heads). The database: `DATABASE_URL`, else the embedded cluster under
+ * `DATA_DIR/pg` — the running server's (read from its postmaster.pid and password file) or, when no server runs,
+ * started for the check and stopped afterwards.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -18,7 +20,9 @@ import {
   type EmbeddedPostgres,
 } from '../src/db/embedded-postgres';
 import { closePool, createPool } from '../src/db/pool';
-import { formatChainReport, verifyAllAuditChains } from '../src/modules/audit/audit-verify';
+import { resolveAuditSealKey } from '../src/lib/audit-seal-key';
+import { createFileHeadStore } from '../src/modules/audit/audit-head-store';
+import { formatSealReport, verifyAuditSeals } from '../src/modules/audit/audit-verify';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: (m: string) => process.stderr.write(`${m}\n`) };
 
@@ -31,6 +35,7 @@ async function connectionToRunningCluster(dataDir: string): Promise<string> {
 
 async function main(): Promise<number> {
   const config = loadConfig();
+  const key = await resolveAuditSealKey(config);
   let embedded: EmbeddedPostgres | undefined;
   let url = config.databaseUrl;
   if (!url) {
@@ -51,8 +56,8 @@ async function main(): Promise<number> {
     const table = await pool.query<{ t: string | null }>("select to_regclass('audit_events')::text as t");
     if (!table.rows[0]?.t)
       throw new Error('数据库尚未初始化（没有 audit_events 表）/ the database has no audit_events table');
-    const results = await verifyAllAuditChains(createDb(pool));
-    for (const line of formatChainReport(results)) process.stdout.write(`${line}\n`);
+    const results = await verifyAuditSeals(createDb(pool), key, createFileHeadStore(config.dataDir));
+    for (const line of formatSealReport(results)) process.stdout.write(`${line}\n`);
     return results.every((r) => r.ok) ? 0 : 1;
   } finally {
     await closePool(pool);
@@ -64,7 +69,7 @@ main().then(
   (code) => process.exit(code),
   (err: unknown) => {
     process.stderr.write(
-      `审计链校验失败 / audit verification failed: ${err instanceof Error ? err.message : String(err)}\n`,
+      `审计日志校验失败 / audit verification failed: ${err instanceof Error ? err.message : String(err)}\n`,
     );
     process.exit(2);
   },

@@ -7,6 +7,8 @@ import type { AppConfig } from './config/config';
 import { createDb } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError, ERROR_MESSAGES } from './lib/errors';
+import { createFileHeadStore } from './modules/audit/audit-head-store';
+import { createAuditSealJob } from './modules/audit/audit-seal.job';
 import { registerAuditRoutes } from './modules/audit/audit.routes';
 import { createAuditService } from './modules/audit/audit.service';
 import { registerAuthRoutes, type LoginRateLimit } from './modules/auth/auth.routes';
@@ -52,6 +54,7 @@ import { createPatientImportService } from './modules/patient-import/patient-imp
 import { registerPatientRoutes } from './modules/patient/patient.routes';
 import { createPatientService } from './modules/patient/patient.service';
 import { resolvePhiKeys } from './lib/phi-crypto';
+import { resolveAuditSealKey } from './lib/audit-seal-key';
 import { createMemberService } from './modules/member/member.service';
 import { registerMemberRoutes } from './modules/member/member.routes';
 import { createRoleService } from './modules/member/role.service';
@@ -246,6 +249,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   jobs.every(createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds }));
   jobs.every(createIdempotencyCleanupJob({ db, clock }));
   jobs.every(createSignInPurgeJob({ db, clock }));
+  // seals the audit events after their commit (ADR 0013)
+  jobs.every(
+    createAuditSealJob({
+      db,
+      clock,
+      key: await resolveAuditSealKey(config),
+      heads: createFileHeadStore(config.dataDir),
+      intervalSeconds: config.auditSealIntervalSeconds,
+    }),
+  );
   app.decorate('jobs', jobs);
   registerJobRoutes(app, { jobs: createJobsService({ db, clock, jobs }) });
   if (config.jobsEnabled) app.addHook('onReady', async () => jobs.start());

@@ -20,10 +20,11 @@ export type ServerProcess = {
   stop(): Promise<void>;
 };
 
-/** A fixed pair of test keys: a server on DATABASE_URL requires them. */
+/** Fixed test keys (the PHI pair and the audit seal key): a server on DATABASE_URL requires them. */
 export const TEST_PHI_ENV = {
   PHI_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
   PHI_BLIND_INDEX_KEY: Buffer.alloc(32, 9).toString('base64'),
+  AUDIT_SEAL_KEY: Buffer.alloc(32, 11).toString('base64'),
 };
 
 /** Runs the real server (`src/main.ts` under tsx) as a child process with `env` on a free port. */

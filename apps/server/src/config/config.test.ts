@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       jobsCronSeconds: 30,
       reminderIntervalSeconds: 60,
       reminderSmsEnabled: false,
+      auditSealIntervalSeconds: 30,
       hstsEnabled: false,
       hstsMaxAge: 180 * 24 * 60 * 60,
     });

@@ -62,6 +62,8 @@ const envSchema = z.object({
   TRUST_PROXY: bool(false),
   PHI_ENCRYPTION_KEY: key32(),
   PHI_BLIND_INDEX_KEY: key32(),
+  AUDIT_SEAL_KEY: key32(),
+  AUDIT_SEAL_INTERVAL_SECONDS: int(60, 10, 3600),
   // default: on, except under the test runner (tests start the job queue themselves)
   JOBS_ENABLED: bool(process.env.VITEST === undefined),
   JOBS_POLL_MS: int(2000, 500, 60_000),
@@ -99,6 +101,10 @@ export type AppConfig = {
   phiEncryptionKey: Buffer | undefined;
   /** HMAC-SHA256 key of the blind indexes (PHI_BLIND_INDEX_KEY); undefined = the key file of DATA_DIR. */
   phiBlindIndexKey: Buffer | undefined;
+  /** HMAC-SHA256 key of the audit seals and signed heads (AUDIT_SEAL_KEY); undefined = the key file of DATA_DIR. */
+  auditSealKey: Buffer | undefined;
+  /** How often the audit sealer job runs (AUDIT_SEAL_INTERVAL_SECONDS; a schedule counts minutes: under 60 s = every minute). */
+  auditSealIntervalSeconds: number;
   /** The job queue's workers, cron and maintenance run in this process (JOBS_ENABLED; the test app turns them off). */
   jobsEnabled: boolean;
   /** How often an idle worker looks for a job, in ms (JOBS_POLL_MS, at least 500). */
@@ -161,6 +167,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     phiEncryptionKey: e.PHI_ENCRYPTION_KEY,
     phiBlindIndexKey: e.PHI_BLIND_INDEX_KEY,
+    auditSealKey: e.AUDIT_SEAL_KEY,
+    auditSealIntervalSeconds: e.AUDIT_SEAL_INTERVAL_SECONDS,
     jobsEnabled: e.JOBS_ENABLED,
     jobsPollMs: e.JOBS_POLL_MS,
     jobsMaintenanceSeconds: e.JOBS_MAINTENANCE_SECONDS,

@@ -2,7 +2,14 @@ import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../db/client';
 import { insertAuditRow, type AuditRow } from './audit.repository';
 
-export type AuditContext = { actorId: string | null; tenantId: string | null; requestId: string; ip: string | null };
+export type AuditContext = {
+  actorId: string | null;
+  tenantId: string | null;
+  /** The session's current project (absent or null: none), written as the event's project_id. */
+  projectId?: string | null;
+  requestId: string;
+  ip: string | null;
+};
 
 export type AuditEvent = {
   action: string;
@@ -14,6 +21,8 @@ export type AuditEvent = {
   /** Overrides of the request's context (e.g. the actor of a sign-in is known only after the password check). */
   actorId?: string | null;
   tenantId?: string | null;
+  /** The project the event is about when it is not the session's current one (a join request's project). */
+  projectId?: string | null;
 };
 
 /**
@@ -34,11 +43,15 @@ export const NOT_AUDITED = {
   qrScan: { none: 'marks a sign-in code as scanned; the confirmation is audited' },
 } as const satisfies Record<string, RouteAudit>;
 
-/** The audit context of a request: the session's user and acting tenant, the request id and the client IP. */
+/**
+ * The audit context of a request: the session's user, acting tenant and current project, the request id and the
+ * client IP.
+ */
 export function auditContext(request: FastifyRequest): AuditContext {
   return {
     actorId: request.auth?.userId ?? null,
     tenantId: request.auth?.tenantId ?? null,
+    projectId: request.auth?.projectId ?? null,
     requestId: String(request.id),
     ip: request.ip ?? null,
   };
@@ -46,7 +59,8 @@ export function auditContext(request: FastifyRequest): AuditContext {
 
 /**
  * Writes one audit event with the executor of the change, so it commits or rolls back with it: call it inside the
- * change's transaction. Values must never carry password hashes or tokens.
+ * change's transaction. Values must never carry password hashes or tokens. The insert takes no lock another
+ * transaction waits for: the event is sealed after commit (ADR 0013).
  */
 export async function audit(tx: Executor, ctx: AuditContext, event: AuditEvent, at?: Date): Promise<void> {
   // A prepared statement: every audited call writes one, and the insert's shape never changes.
@@ -60,6 +74,7 @@ export async function audit(tx: Executor, ctx: AuditContext, event: AuditEvent, 
 export function auditRow(ctx: AuditContext, event: AuditEvent, at?: Date): AuditRow {
   return {
     tenantId: event.tenantId !== undefined ? event.tenantId : ctx.tenantId,
+    projectId: event.projectId !== undefined ? event.projectId : (ctx.projectId ?? null),
     actorId: event.actorId !== undefined ? event.actorId : ctx.actorId,
     action: event.action,
     entityType: event.entityType,

@@ -440,7 +440,10 @@ export async function buildPersonalUser(db: Db): Promise<{ id: string; username:
 
 export type TableSnapshot = Record<string, { rows: number; hash: string }>;
 
-/** Row count and an md5 of every row of the tenant in every table with a `tenant_id` column (and its chain head). */
+/**
+ * Row count and an md5 of every row of the tenant in every table with a `tenant_id` column (and its audit seals and
+ * heads).
+ */
 export async function snapshotTenant(pool: pg.Pool, tenantId: string): Promise<TableSnapshot> {
   const tables = await tablesWithColumn(pool, 'tenant_id');
   const out: TableSnapshot = {};
@@ -452,10 +455,14 @@ export async function snapshotTenant(pool: pg.Pool, tenantId: string): Promise<T
     );
     out[table] = { rows: Number(r.rows[0]?.n ?? 0), hash: r.rows[0]?.h ?? '' };
   }
-  const head = await pool.query<{ hash: string }>('select hash from audit_chain_heads where tenant_key = $1', [
-    tenantId,
-  ]);
-  out.audit_chain_heads = { rows: head.rowCount ?? 0, hash: head.rows[0]?.hash ?? '' };
+  for (const table of ['audit_seals', 'audit_seal_heads']) {
+    const r = await pool.query<{ n: string; h: string | null }>(
+      `select count(*)::text as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h
+       from "${table}" t where tenant_key = $1`,
+      [tenantId],
+    );
+    out[table] = { rows: Number(r.rows[0]?.n ?? 0), hash: r.rows[0]?.h ?? '' };
+  }
   const tenant = await pool.query('select * from tenants where id = $1', [tenantId]);
   out.tenants = { rows: tenant.rowCount ?? 0, hash: JSON.stringify(tenant.rows) };
   return out;

@@ -1,68 +1,84 @@
 import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYS_TENANT_CODE } from '@registry/shared/constants';
-import { BUILT_IN_ROLES } from '@registry/shared/roles';
+import { auditSealKeyFile } from '../../lib/audit-seal-key';
+import { testSealer } from '../../../test/audit-seal';
 import { buildTenant, buildUser } from '../../../test/factories';
 import { createBareTestApp, type TestApp } from '../../../test/test-app';
-import { formatChainReport, verifyAllAuditChains } from './audit-verify';
+import { formatSealReport, type TenantSealResult } from './audit-verify';
 
 const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../scripts/audit-verify.ts');
 const run = promisify(execFile);
 
 let t: TestApp;
-let h001: string;
-let p001: string;
-let sys: string;
-let sysAdmin: Awaited<ReturnType<typeof buildUser>>;
+let sealer: Awaited<ReturnType<typeof testSealer>>;
+/** One tenant per kind of tampering, so each chain shows exactly its own. */
+const tenant = { edited: '', deleted: '', reordered: '', truncated: '', inserted: '', signed: '', untouched: '' };
+
+/** Profile saves of a new user of the tenant (real audited calls); `sealEach` seals after every one. */
+async function activity(tenantId: string, saves: number, sealEach = false) {
+  const user = await buildUser(t.db, tenantId);
+  const token = await t.login(user.username, user.password);
+  for (let i = 0; i < saves; i++) {
+    const res = await t.api({ method: 'PUT', url: '/sys-user', token, payload: { name: `${user.username}-${i}` } });
+    expect(res.statusCode).toBe(200);
+    if (sealEach) await sealer.sealAll();
+  }
+}
+
 beforeAll(async () => {
   t = await createBareTestApp();
-  h001 = (await buildTenant(t.db, { code: 'h001' })).tenant.id;
-  p001 = (await buildTenant(t.db, { code: 'p001', type: 'PERSONAL' })).tenant.id;
-  sys = (await buildTenant(t.db, { code: SYS_TENANT_CODE, name: '系统租户', type: 'SYSTEM' })).tenant.id;
-  sysAdmin = await buildUser(t.db, sys, { userType: 'ADMIN', tenantRoleCode: BUILT_IN_ROLES.sysAdmin.code });
-  const owner = await buildUser(t.db, h001, { tenantRoleCode: BUILT_IN_ROLES.tenantAdmin.code });
-  const personal = await buildUser(t.db, p001, {
-    userType: 'PERSONAL',
-    tenantRoleCode: BUILT_IN_ROLES.personal.code,
-  });
-  for (const [user, n] of [
-    [owner, 3],
-    [personal, 4],
-  ] as const) {
-    const token = await t.login(user.username, user.password);
-    for (let i = 0; i < n; i++)
-      await t.api({ method: 'PUT', url: '/sys-user', token, payload: { name: `${user.username}${i}` } });
+  sealer = await testSealer(t);
+  for (const kind of Object.keys(tenant) as (keyof typeof tenant)[]) {
+    tenant[kind] = (await buildTenant(t.db)).tenant.id;
+    await activity(tenant[kind], 4, kind === 'truncated');
   }
+  await sealer.sealAll();
 });
 afterAll(async () => {
   await t?.close();
 });
 
-/** What an attacker with superuser rights could do: switch the append-only trigger off, change rows, switch it on. */
-async function tamper(statement: string, params: unknown[] = []) {
+/**
+ * What a database superuser can do: with `session_replication_role = replica` no ordinary trigger fires, so the
+ * append-only triggers do not stop the statements.
+ */
+async function tamper(statements: [string, unknown[]?][]) {
   const client = await t.database.pool.connect();
   try {
-    await client.query('alter table audit_events disable trigger audit_events_no_update_delete');
-    await client.query(statement, params);
-    await client.query('alter table audit_events enable trigger audit_events_no_update_delete');
+    await client.query('set session_replication_role = replica');
+    for (const [statement, params] of statements) await client.query(statement, params ?? []);
   } finally {
+    await client.query('reset session_replication_role');
     client.release();
   }
 }
 
-async function ids(tenantId: string): Promise<number[]> {
+async function eventIds(tenantId: string): Promise<number[]> {
   const { rows } = await t.database.pool.query<{ id: string }>(
-    'select id from audit_events where tenant_id = $1 order by id',
+    'select id::text as id from audit_events where tenant_id = $1 order by tx_id, id',
     [tenantId],
   );
   return rows.map((r) => Number(r.id));
 }
 
+async function chainOf(tenantId: string): Promise<TenantSealResult> {
+  const found = (await sealer.verify()).find((r) => r.tenantId === tenantId);
+  if (!found) throw new Error(`no chain of ${tenantId}`);
+  return found;
+}
+
 async function runCommand(): Promise<{ code: number; stdout: string }> {
-  const env = { PATH: process.env.PATH ?? '', DATABASE_URL: t.database.connectionString, DATA_DIR: t.dataDir };
+  const key = (JSON.parse(await readFile(auditSealKeyFile(t.dataDir), 'utf8')) as { key: string }).key;
+  const env = {
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: t.database.connectionString,
+    DATA_DIR: t.dataDir,
+    AUDIT_SEAL_KEY: key,
+  };
   try {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', script], { env, timeout: 60_000 });
     return { code: 0, stdout };
@@ -72,55 +88,130 @@ async function runCommand(): Promise<{ code: number; stdout: string }> {
   }
 }
 
-describe('audit chain verification', () => {
-  it('should report OK with the number of events for every tenant when nothing was touched', async () => {
-    const results = await verifyAllAuditChains(t.db);
-    const h = results.find((r) => r.tenantId === h001);
-    expect(h).toMatchObject({ ok: true, tenantCode: 'h001' });
-    expect(h?.events).toBe((await ids(h001)).length);
+describe('audit seal verification', () => {
+  it('should report every event of an untouched chain as sealed and valid, and the command should exit 0', async () => {
+    const results = await sealer.verify();
+    const ids = await eventIds(tenant.untouched);
+    expect(await chainOf(tenant.untouched)).toMatchObject({ ok: true, sealed: ids.length, unsealed: 0, problems: [] });
     expect(results.every((r) => r.ok)).toBe(true);
-    expect(formatChainReport(results)).toContain(`h001 ${h001}: OK ${h?.events} events`);
     const cli = await runCommand();
     expect(cli.code).toBe(0);
-    expect(cli.stdout).toContain(`h001 ${h001}: OK`);
+    expect(cli.stdout).toContain(`${tenant.untouched}: OK sealed ${ids.length}, unsealed 0`);
   });
 
-  it('should name exactly the edited event when one row was changed in SQL', async () => {
-    const target = (await ids(h001))[2];
-    await tamper(`update audit_events set new_value = '{"name":"篡改后"}' where id = $1`, [target]);
-    const h = (await verifyAllAuditChains(t.db)).find((r) => r.tenantId === h001);
-    expect(h?.ok).toBe(false);
-    expect(h?.firstBreak?.eventId).toBe(target);
-    expect(h?.firstBreak?.detail).toContain('内容已被修改');
-    expect(h?.firstBreak?.at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  it('should count an event not sealed yet as unsealed, never as valid', async () => {
+    const before = await chainOf(tenant.untouched);
+    await activity(tenant.untouched, 1);
+    const after = await chainOf(tenant.untouched);
+    expect(after).toMatchObject({ ok: true, sealed: before.sealed, unsealed: 2 });
+    await sealer.sealAll();
+    expect(await chainOf(tenant.untouched)).toMatchObject({ ok: true, sealed: before.sealed + 2, unsealed: 0 });
   });
 
-  it('should name the event after a deleted one when a row was removed in SQL', async () => {
-    const before = await ids(p001);
-    expect((await verifyAllAuditChains(t.db)).find((r) => r.tenantId === p001)?.ok).toBe(true);
-    const removed = before[1];
-    await tamper('delete from audit_events where id = $1', [removed]);
-    const p = (await verifyAllAuditChains(t.db)).find((r) => r.tenantId === p001);
-    expect(p?.ok).toBe(false);
-    expect(p?.firstBreak?.eventId).toBe(before[2]);
-    expect(p?.firstBreak?.detail).toContain('前一事件缺失');
+  it('should name exactly the edited event when a sealed row was changed in SQL', async () => {
+    const target = (await eventIds(tenant.edited))[2];
+    await tamper([[`update audit_events set new_value = '{"name":"篡改后"}' where id = $1`, [target]]]);
+    const chain = await chainOf(tenant.edited);
+    expect(chain.ok).toBe(false);
+    expect(chain.problems).toEqual([expect.objectContaining({ kind: 'edited', eventId: target })]);
+    expect(chain.problems[0]?.detail).not.toContain('篡改后');
   });
 
-  it('should report the chain head when the newest event was removed', async () => {
-    const token = await t.login(sysAdmin.username, sysAdmin.password);
-    await t.api({ method: 'PUT', url: '/sys-user', token, payload: { name: '管理员甲' } });
-    const before = await ids(sys);
-    await tamper('delete from audit_events where id = $1', [before.at(-1)]);
-    const s = (await verifyAllAuditChains(t.db)).find((r) => r.tenantId === sys);
-    expect(s?.ok).toBe(false);
-    expect(s?.firstBreak?.eventId).toBe(before.at(-2));
-    expect(s?.firstBreak?.detail).toContain('链头');
+  it('should name the deleted event when a sealed row was removed in SQL', async () => {
+    const target = (await eventIds(tenant.deleted))[1];
+    await tamper([['delete from audit_events where id = $1', [target]]]);
+    const chain = await chainOf(tenant.deleted);
+    expect(chain.problems).toEqual([expect.objectContaining({ kind: 'deleted', eventId: target })]);
   });
 
-  it('should exit 1 and print each broken tenant with its first broken link when run as a command', async () => {
+  it('should tell a swap of two sealed events from an edit', async () => {
+    const ids = await eventIds(tenant.reordered);
+    const [a, b] = [ids[1], ids[3]];
+    const columns = [
+      'tx_id',
+      'tenant_id',
+      'project_id',
+      'actor_id',
+      'at',
+      'action',
+      'entity_type',
+      'entity_id',
+      'old_value',
+      'new_value',
+      'reason',
+      'request_id',
+      'ip',
+    ];
+    await tamper([
+      [
+        `update audit_events x set ${columns.map((c) => `${c} = y.${c}`).join(', ')}
+         from audit_events y where (x.id, y.id) in (($1::bigint, $2::bigint), ($2::bigint, $1::bigint))`,
+        [a, b],
+      ],
+    ]);
+    const chain = await chainOf(tenant.reordered);
+    expect(chain.problems.map((p) => [p.kind, p.eventId])).toEqual([
+      ['reordered', a],
+      ['reordered', b],
+    ]);
+  });
+
+  it('should find a removed tail (events, seals and head rows) only by the head kept outside the database', async () => {
+    const ids = await eventIds(tenant.truncated);
+    const { rows: seals } = await t.database.pool.query<{ event_id: string; seq: string }>(
+      'select event_id::text, seq::text from audit_seals where tenant_key = $1 order by seq',
+      [tenant.truncated],
+    );
+    expect(seals.map((s) => Number(s.event_id))).toEqual(ids);
+    const keep = seals.length - 2;
+    const gone = ids.slice(keep);
+    // the attacker leaves a consistent database: the head of the remaining chain is a real signed head
+    const { rows: heads } = await t.database.pool.query<{ seq: string }>(
+      'select seq::text from audit_seal_heads where tenant_key = $1 and seq = $2',
+      [tenant.truncated, keep],
+    );
+    expect(heads).toHaveLength(1);
+    await tamper([
+      ['delete from audit_events where id = any($1::bigint[])', [gone]],
+      ['delete from audit_seals where event_id = any($1::bigint[])', [gone]],
+      ['delete from audit_seal_heads where tenant_key = $1 and seq > $2', [tenant.truncated, keep]],
+    ]);
+    const chain = await chainOf(tenant.truncated);
+    expect(chain.sealed).toBe(keep);
+    expect(chain.problems).toEqual([expect.objectContaining({ kind: 'truncated', seq: seals.length })]);
+    expect(chain.problems[0]?.detail).toContain('库外链头');
+  });
+
+  it('should flag an unsealed event older than the sealed ones (inserted afterwards)', async () => {
+    const [first] = await eventIds(tenant.inserted);
+    await tamper([
+      [
+        `insert into audit_events (tenant_id, action, entity_type, tx_id)
+         select tenant_id, 'user.update', 'user', tx_id from audit_events where id = $1`,
+        [first],
+      ],
+    ]);
+    const chain = await chainOf(tenant.inserted);
+    expect(chain.problems).toEqual([expect.objectContaining({ kind: 'inserted' })]);
+    expect(chain.unsealed).toBe(1);
+  });
+
+  it('should refuse a head outside the database whose signature is not the key’s', async () => {
+    const file = path.join(t.dataDir, 'audit-heads', `${tenant.signed}.json`);
+    const head = JSON.parse(await readFile(file, 'utf8')) as { seq: number };
+    await writeFile(file, JSON.stringify({ ...head, seq: head.seq + 5 }));
+    const chain = await chainOf(tenant.signed);
+    expect(chain.problems).toEqual([expect.objectContaining({ kind: 'bad-head-signature' })]);
+  });
+
+  it('should exit 1 and print each tampered chain with its problems when run as a command', async () => {
+    const results = await sealer.verify();
+    expect(results.find((r) => r.tenantId === tenant.untouched)?.ok).toBe(true);
+    expect(formatSealReport(results).join('\n')).toMatch(new RegExp(`${tenant.edited}: BROKEN`));
     const cli = await runCommand();
     expect(cli.code).toBe(1);
-    expect(cli.stdout).toMatch(new RegExp(`h001 ${h001}: BROKEN at event ${(await ids(h001))[2]} `));
-    expect(cli.stdout).toMatch(/p001 .*: BROKEN at event \d+ /);
+    for (const kind of ['edited', 'deleted', 'reordered', 'truncated', 'inserted'] as const)
+      expect(cli.stdout).toMatch(new RegExp(`${tenant[kind]}: BROKEN[^\\n]*\\n  - ${kind}`));
+    expect(cli.stdout).toContain(`${tenant.untouched}: OK`);
   });
 });

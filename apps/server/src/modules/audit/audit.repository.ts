@@ -32,12 +32,11 @@ import {
 
 /**
  * Whose events a caller may read. `projectId` null: every event of the acting tenant. With a project: the events of
- * that project, i.e. events on the project itself, events whose old or new value names it (`projectId`, as creations
- * write it), and the later events of an entity whose earlier event named it (a center's update or close after its
- * creation in the project).
- *
- * The audit table has no project column yet; when one lands (written by `audit()` from the session's project), the
- * project condition should become `project_id = $projectId` (indexed) instead of reading the JSON values.
+ * that project, i.e. events written in it (`project_id`: the session's current project, or the project a join
+ * request is about — so its sign-outs and join decisions too), events on the project itself, events whose old or new
+ * value names it (`projectId`, as creations write it), and the later events of an entity whose earlier event named it
+ * (a center's update or close after its creation in the project). The value conditions also find the events written
+ * before `project_id` existed.
  */
 const earlier = alias(auditEvents, 'earlier');
 const db0 = new QueryBuilder();
@@ -82,6 +81,7 @@ function scopeCondition(scope: AuditScope): SQL {
     .from(earlier)
     .where(and(eq(earlier.tenantId, scope.tenantId), isNotNull(earlier.entityId), namesProject(earlier)));
   const project = or(
+    eq(auditEvents.projectId, p),
     and(eq(auditEvents.entityType, 'project'), eq(auditEvents.entityId, p)),
     namesProject(auditEvents),
     sql`(${auditEvents.entityType}, ${auditEvents.entityId}) in (${lineage})`,

@@ -4,7 +4,14 @@ import { eq } from 'drizzle-orm';
 import { centers, formVersions, organisations, patients, projects, users } from '../../db/schema';
 import { audit } from '../../plugins/audit';
 import { HF_REG_DEFINITION } from '../../db/seed-database';
-import { hospital, member, project as createProject, publishCrf, TEST_PASSWORD } from '../../../test/factories';
+import {
+  buildUser,
+  hospital,
+  member,
+  project as createProject,
+  publishCrf,
+  TEST_PASSWORD,
+} from '../../../test/factories';
 import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
 type Body<T = unknown> = { status: number; message: string; data: T };
@@ -244,6 +251,49 @@ describe('POST audit-event/page', () => {
     const res = await page(owner, { from: 'yesterday' });
     expect(res.statusCode).toBe(400);
     expect(res.json<Body>().message).toContain('时间格式不正确');
+  });
+
+  it("should list the sign-outs and profile changes made in the project, and the join decisions on it, by the event's project", async () => {
+    const applicant = await buildUser(t.db, h001, { name: '周申请' });
+    const applicantToken = await t.login(applicant.username, applicant.password);
+    const asked = await t.api({
+      method: 'POST',
+      url: '/web-project/join-request',
+      token: applicantToken,
+      payload: { projectId: project['HF-REG'] },
+    });
+    expect(asked.statusCode).toBe(200);
+    const requestId = asked.json<Body<{ id: string }>>().data.id;
+    // the owner decides while working in the other project: the decision is about HF-REG
+    const ownerInT2dm = await enter('owner', 'T2DM-FU');
+    const refused = await t.api({
+      method: 'POST',
+      url: '/web-project/join-request/refuse',
+      token: ownerInT2dm,
+      payload: { id: requestId, reason: '名额已满' },
+    });
+    expect(refused.statusCode).toBe(200);
+    // a session in HF-REG: its profile change and sign-out name no project in their values
+    const nurse = await enter('nurse', 'HF-REG');
+    expect(
+      (await t.api({ method: 'PUT', url: '/sys-user', token: nurse, payload: { name: '李护士长' } })).statusCode,
+    ).toBe(200);
+    expect((await t.api({ method: 'POST', url: '/auth/logout', token: nurse })).statusCode).toBe(200);
+
+    const inHf = (await page(await enter('monitor', 'HF-REG'), { size: 200 })).json<Body<AuditPageResponse>>().data;
+    const hfEvents = inHf.records.map((r) => `${r.action}:${r.entityId ?? ''}`);
+    expect(hfEvents).toContain(`join-request.refuse:${requestId}`);
+    expect(inHf.records.filter((r) => r.actor?.id === user.nurse).map((r) => r.action)).toEqual(
+      expect.arrayContaining(['logout', 'user.update', 'project.enter']),
+    );
+    const inT2dm = (await page(ownerInT2dm, { size: 200 })).json<Body<AuditPageResponse>>().data;
+    expect(inT2dm.records.map((r) => `${r.action}:${r.entityId ?? ''}`)).not.toContain(
+      `join-request.refuse:${requestId}`,
+    );
+    expect(inT2dm.records.filter((r) => r.actor?.id === user.nurse).map((r) => r.action)).not.toContain('logout');
+    // the existing filters still narrow the project's events
+    const logouts = (await page(ownerInT2dm, { action: 'logout', size: 200 })).json<Body<AuditPageResponse>>().data;
+    expect(logouts.records.every((r) => r.action === 'logout')).toBe(true);
   });
 
   it('should never show a password hash or a token when listing sign-ins and password changes', async () => {

@@ -72,7 +72,13 @@ export function createFollowupReminderJob(deps: {
         for (const task of claimed) {
           const recipients = recipientsOf(task, editors);
           messages.push(...recipients.map((userId) => reminderMessage(task, userId)));
-          const ctx: AuditContext = { actorId: null, tenantId: task.tenant_id, requestId: `job:${runId}`, ip: null };
+          const ctx: AuditContext = {
+            actorId: null,
+            tenantId: task.tenant_id,
+            projectId: task.project_id,
+            requestId: `job:${runId}`,
+            ip: null,
+          };
           await audit(
             tx,
             ctx,

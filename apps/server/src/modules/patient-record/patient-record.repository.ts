@@ -200,9 +200,10 @@ export async function applyRecordWrite(
     ? sql`case when ${closedCount} > 0 then ${json(a.newValue)}::jsonb || jsonb_build_object('queriesClosed', ${closedCount}) else ${json(a.newValue)}::jsonb end`
     : sql`${json(a.newValue)}::jsonb`;
   parts.push(sql`, a as (
-    insert into ${auditEvents} (tenant_id, actor_id, at, action, entity_type, entity_id, old_value, new_value, reason,
-      request_id, ip)
-    select ${a.tenantId ?? null}::uuid, ${a.actorId ?? null}::uuid, ${a.at ?? c.at}::timestamptz, ${a.action}::text,
+    insert into ${auditEvents} (tenant_id, project_id, actor_id, at, action, entity_type, entity_id, old_value,
+      new_value, reason, request_id, ip)
+    select ${a.tenantId ?? null}::uuid, ${a.projectId ?? null}::uuid, ${a.actorId ?? null}::uuid,
+      ${a.at ?? c.at}::timestamptz, ${a.action}::text,
       ${a.entityType}::text, upd.id::text, ${json(a.oldValue)}::jsonb, ${newValue}, ${a.reason ?? null}::text,
       ${a.requestId ?? null}::text, ${a.ip ?? null}::text
     from upd)`);

@@ -892,6 +892,7 @@ describe('SDV, history and queries', () => {
         .select()
         .from(auditEvents)
         .where(and(eq(auditEvents.entityType, 'data_query'), eq(auditEvents.entityId, query.id)))
+        .orderBy(auditEvents.id)
     ).map((e) => e.action);
     expect(actions).toEqual(['data_query.create', 'data_query.answer', 'data_query.close']);
     const rows = await t.db.select().from(dataQueries).where(eq(dataQueries.id, query.id));

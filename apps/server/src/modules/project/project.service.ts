@@ -70,6 +70,8 @@ export function createProjectService(deps: { db: Db; clock: Clock; sessions: Ses
             action: 'project.enter',
             entityType: 'project',
             entityId: row.id,
+            // the project entered, not the one left: entering is where the project's session begins
+            projectId: row.id,
             oldValue: { projectId: auth.projectId },
             newValue: { projectId: row.id },
           },
