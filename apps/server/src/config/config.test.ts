@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       reminderSmsEnabled: false,
       hstsEnabled: false,
       hstsMaxAge: 180 * 24 * 60 * 60,
+      storage: { driver: 'local', dir: '/srv/registry/.data/files' },
     });
   });
 
