@@ -5,6 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import S3rver from '@20minutes/s3rver';
 
+/** How s3rver names an object's bytes on its disk. */
+const OBJECT_SUFFIX = '._S3rver_object';
+
 /** The credentials s3rver accepts (it checks every request's signature with them). */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
@@ -16,6 +19,8 @@ export type TestS3Server = {
   env(prefix?: string): Record<string, string>;
   /** Multipart uploads begun and neither completed nor aborted (their parts are on the server's disk). */
   pendingUploads(): Promise<string[]>;
+  /** Every object key in the bucket. */
+  objectKeys(): Promise<string[]>;
   close(): Promise<void>;
 };
 
@@ -69,6 +74,21 @@ export async function startS3Server(bucket = 'registry-test'): Promise<TestS3Ser
       ...(prefix ? { S3_PREFIX: prefix } : {}),
     }),
     pendingUploads: async () => readdir(uploadsDir).catch(() => []),
+    async objectKeys() {
+      // read from the server's disk: s3rver's listing does not check out with the SDK's signature of it
+      const bucketDir = path.join(directory, bucket);
+      const found: string[] = [];
+      const walk = async (dir: string): Promise<void> => {
+        for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+          const full = path.join(dir, e.name);
+          if (e.isDirectory()) await walk(full);
+          else if (e.name.endsWith(OBJECT_SUFFIX))
+            found.push(path.relative(bucketDir, full).slice(0, -OBJECT_SUFFIX.length).split(path.sep).join('/'));
+        }
+      };
+      await walk(bucketDir);
+      return found.sort();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
