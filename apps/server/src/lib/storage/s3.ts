@@ -1,5 +1,4 @@
-import { pipeline } from 'node:stream';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -30,7 +29,10 @@ export type S3StorageOptions = {
   prefix: string;
 };
 
-/** Multipart part size: the S3 minimum. At most QUEUE parts of an upload are in memory at once. */
+/**
+ * Multipart part size: the S3 minimum. An upload holds about QUEUE + 1 parts in memory (those being sent and the one
+ * being filled), 15 MB at most, whatever the file's size.
+ */
 const PART_BYTES = 5 * 1024 * 1024;
 const QUEUE = 2;
 
