@@ -135,6 +135,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.smsProvider ??
     createOutboxSmsProvider({ db, clock, logger: app.log, logToConsole: process.env.NODE_ENV === 'development' });
   const storage = deps.fileStorage ?? createStorage(config.storage);
+  // the storage built here is this app's to release; one handed in belongs to the caller
+  if (!deps.fileStorage) app.addHook('onClose', async () => storage.close());
 
   registerErrorHandler(app, { uploadMaxBytes: config.uploadMaxBytes });
   if (deps.databaseReady) {

@@ -81,7 +81,7 @@ const envSchema = z.object({
   STORAGE_DRIVER: z.enum(['local', 's3'], { error: '应为 local 或 s3' }).default('local'),
   S3_ENDPOINT: optionalText().refine(
     (v) => v === undefined || /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(v),
-    '应为 http:// 或 https:// 开头的地址，例如 https://oss-cn-hangzhou.aliyuncs.com',
+    '应为 http:// 或 https:// 开头的地址，例如 https://s3.oss-cn-hangzhou.aliyuncs.com',
   ),
   S3_REGION: optionalText(),
   S3_BUCKET: optionalText().refine(

@@ -94,5 +94,7 @@ export function createLocalStorage(root: string): ObjectStorage {
         if (!isMissing(err)) throw err;
       }
     },
+
+    close() {},
   };
 }

@@ -144,5 +144,9 @@ export function createS3Storage(options: S3StorageOptions, client: S3Client = cr
         throw new StorageUnavailableError('delete', err);
       }
     },
+
+    close() {
+      client.destroy();
+    },
   };
 }

@@ -23,17 +23,21 @@ describeStorageContract('local directory', async () => {
 
 describeStorageContract('S3 (s3rver), under a prefix', async () => {
   const server = await startS3Server();
+  const storage = createS3Storage({
+    endpoint: server.endpoint,
+    region: server.region,
+    bucket: server.bucket,
+    ...S3RVER_CREDENTIALS,
+    forcePathStyle: true,
+    prefix: '医院甲/registry/',
+  });
   return {
-    storage: createS3Storage({
-      endpoint: server.endpoint,
-      region: server.region,
-      bucket: server.bucket,
-      ...S3RVER_CREDENTIALS,
-      forcePathStyle: true,
-      prefix: '医院甲/registry/',
-    }),
+    storage,
     leftovers: () => server.pendingUploads(),
-    close: () => server.close(),
+    close: async () => {
+      storage.close();
+      await server.close();
+    },
   };
 });
 
@@ -69,9 +73,13 @@ describe('S3 storage', () => {
       forcePathStyle: true,
       prefix: '',
     });
-    const got = await storage.get('a/b').catch((e) => e);
-    expect(got).toBeInstanceOf(StorageUnavailableError);
-    await expect(storage.put('a/b', bufferStream(Buffer.from('x')))).rejects.toBeInstanceOf(StorageUnavailableError);
+    try {
+      const got = await storage.get('a/b').catch((e) => e);
+      expect(got).toBeInstanceOf(StorageUnavailableError);
+      await expect(storage.put('a/b', bufferStream(Buffer.from('x')))).rejects.toBeInstanceOf(StorageUnavailableError);
+    } finally {
+      storage.close();
+    }
   });
 
   it('should refuse wrong credentials as unavailable, never as a missing file', async () => {
@@ -87,6 +95,7 @@ describe('S3 storage', () => {
         prefix: '',
       });
       await expect(storage.put('a/b', bufferStream(Buffer.from('x')))).rejects.toBeInstanceOf(StorageUnavailableError);
+      storage.close();
     } finally {
       await server.close();
     }

@@ -28,6 +28,8 @@ export type ObjectStorage = {
   stat(key: string): Promise<ObjectInfo | undefined>;
   /** Removes the object; a missing one is no error. */
   delete(key: string): Promise<void>;
+  /** Releases the adapter's connections (the S3 client's sockets); nothing to do for the local directory. */
+  close(): void;
 };
 
 export class StorageNotFoundError extends Error {

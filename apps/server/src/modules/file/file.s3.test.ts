@@ -64,6 +64,7 @@ describe('files on an S3-compatible bucket (STORAGE_DRIVER=s3)', () => {
 
     const bucket = createStorage(t.config.storage);
     const info = await bucket.stat(fileObjectKey(await storageKeyOf(file.id)));
+    bucket.close();
     expect(info).toEqual({ size: data.length, contentType: 'image/png' });
     expect(await readdir(path.join(t.dataDir, 'files')).catch(() => [])).toEqual([]);
 
@@ -109,7 +110,9 @@ describe('files on an S3-compatible bucket (STORAGE_DRIVER=s3)', () => {
   it('should answer 404 when the row is there but its object is gone, and 503 when the bucket does not answer', async () => {
     const up = await t.api({ method: 'POST', url: '/oss/file/upload', token, ...multipart('x.png', PNG_1X1) });
     const file = up.json<Body<Uploaded>>().data;
-    await createStorage(t.config.storage).delete(fileObjectKey(await storageKeyOf(file.id)));
+    const bucket = createStorage(t.config.storage);
+    await bucket.delete(fileObjectKey(await storageKeyOf(file.id)));
+    bucket.close();
     const gone = await t.app.inject({ method: 'GET', url: `${file.previewUrl}?access_token=${token}` });
     expect(gone.statusCode).toBe(404);
     expect(gone.json<Body>().message).toBe('文件不存在');
