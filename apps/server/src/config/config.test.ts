@@ -88,7 +88,7 @@ describe('loadConfig', () => {
     const c = loadConfig(
       {
         STORAGE_DRIVER: 's3',
-        S3_ENDPOINT: 'https://oss-cn-hangzhou.aliyuncs.com',
+        S3_ENDPOINT: 'https://s3.oss-cn-hangzhou.aliyuncs.com',
         S3_REGION: 'cn-hangzhou',
         S3_BUCKET: 'registry-files',
         S3_ACCESS_KEY_ID: 'id',
@@ -99,7 +99,7 @@ describe('loadConfig', () => {
     );
     expect(c.storage).toEqual({
       driver: 's3',
-      endpoint: 'https://oss-cn-hangzhou.aliyuncs.com',
+      endpoint: 'https://s3.oss-cn-hangzhou.aliyuncs.com',
       region: 'cn-hangzhou',
       bucket: 'registry-files',
       accessKeyId: 'id',

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -15,6 +15,8 @@ import {
 
 /** Writes in progress, inside the root so that the final rename stays on one file system (and is atomic). */
 const INCOMING = '.incoming';
+/** A temporary file this old belongs to a write that a crash or kill cut short: no write lasts a day. */
+const STALE_MS = 24 * 60 * 60 * 1000;
 
 function isMissing(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
@@ -23,10 +25,24 @@ function isMissing(err: unknown): boolean {
 
 /**
  * Objects as files under `root`, a key's segments as its path. A write goes to a temporary file in `root/.incoming`,
- * flushed, then renamed into place: a reader sees the whole old object or the whole new one, never a part.
+ * flushed, then renamed into place: a reader sees the whole old object or the whole new one, never a part. Several
+ * processes may share the directory.
  */
 export function createLocalStorage(root: string): ObjectStorage {
   const resolved = path.resolve(root);
+  const incoming = path.join(resolved, INCOMING);
+  let swept: Promise<void> | undefined;
+
+  /** Once per process, at the first write: removes what writes cut short by a crash left in `.incoming`. */
+  async function sweep(): Promise<void> {
+    const names = await readdir(incoming).catch(() => [] as string[]);
+    for (const name of names) {
+      const file = path.join(incoming, name);
+      const s = await stat(file).catch(() => undefined);
+      if (s && Date.now() - s.mtimeMs > STALE_MS) await rm(file, { force: true }).catch(() => undefined);
+    }
+  }
+
   const where = (key: string) => {
     const segments = checkStorageKey(key);
     if (segments[0] === INCOMING) throw new InvalidStorageKeyError(key, `"${INCOMING}" is reserved`);
@@ -48,7 +64,8 @@ export function createLocalStorage(root: string): ObjectStorage {
 
     async put(key, body, options = {}) {
       const target = where(key);
-      const incoming = path.join(resolved, INCOMING);
+      swept ??= sweep();
+      await swept;
       await mkdir(incoming, { recursive: true });
       const temp = path.join(incoming, `${randomToken(12)}.part`);
       const meter = new MeteredStream(options.maxBytes);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +54,23 @@ describe('local directory storage', () => {
       await expect(storage.put('.incoming/x', bufferStream(Buffer.from('x')))).rejects.toBeInstanceOf(
         InvalidStorageKeyError,
       );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('should clear what a crashed write left in its work folder a day ago, not a write still under way', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'registry-storage-'));
+    try {
+      const incoming = path.join(root, '.incoming');
+      await mkdir(incoming);
+      await writeFile(path.join(incoming, 'crashed.part'), 'half');
+      await writeFile(path.join(incoming, 'running.part'), 'half');
+      const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
+      await utimes(path.join(incoming, 'crashed.part'), dayAgo, dayAgo);
+      const storage = createLocalStorage(root);
+      await storage.put('a/b', bufferStream(Buffer.from('x')));
+      expect(await readdir(incoming)).toEqual(['running.part']);
     } finally {
       await rm(root, { recursive: true, force: true });
     }
