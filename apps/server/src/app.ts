@@ -1,4 +1,3 @@
-import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE } from '@registry/shared/constants';
@@ -9,6 +8,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { AppError, ERROR_MESSAGES } from './lib/errors';
 import { createFileHeadStore } from './modules/audit/audit-head-store';
 import { createAuditSealJob } from './modules/audit/audit-seal.job';
+import { createStorage, type ObjectStorage } from './lib/storage';
 import { registerAuditRoutes } from './modules/audit/audit.routes';
 import { createAuditService } from './modules/audit/audit.service';
 import { registerAuthRoutes, type LoginRateLimit } from './modules/auth/auth.routes';
@@ -17,7 +17,6 @@ import { svgCaptchaGenerator, type CaptchaGenerator } from './modules/auth/captc
 import { createSessionService } from './modules/auth/session.service';
 import { createSignInPurgeJob } from './modules/auth/sign-in-purge.job';
 import { createOutboxSmsProvider, type SmsProvider } from './modules/auth/sms-provider';
-import { createLocalFileStorage, type FileStorage } from './modules/file/file-storage';
 import { registerFileRoutes } from './modules/file/file.routes';
 import { createFileService } from './modules/file/file.service';
 import { registerMenuRoutes } from './modules/menu/menu.routes';
@@ -96,7 +95,8 @@ export type AppDeps = {
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   smsProvider?: SmsProvider;
-  fileStorage?: FileStorage;
+  /** Where uploaded files are stored (default: the one the configuration names, STORAGE_DRIVER). */
+  fileStorage?: ObjectStorage;
   captcha?: CaptchaGenerator;
   /** Per-IP limit of `POST auth/login` and `GET auth/sms` (default: LOGIN_RATE_LIMIT_PER_MINUTE a minute); captcha and QR images get 3×. */
   loginRateLimit?: LoginRateLimit;
@@ -139,7 +139,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sms =
     deps.smsProvider ??
     createOutboxSmsProvider({ db, clock, logger: app.log, logToConsole: process.env.NODE_ENV === 'development' });
-  const storage = deps.fileStorage ?? createLocalFileStorage(path.join(config.dataDir, 'files'));
+  const storage = deps.fileStorage ?? createStorage(config.storage);
+  // the storage built here is this app's to release; one handed in belongs to the caller
+  if (!deps.fileStorage) app.addHook('onClose', async () => storage.close());
 
   registerErrorHandler(app, { uploadMaxBytes: config.uploadMaxBytes });
   if (deps.databaseReady) {
@@ -192,8 +194,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerUserAccountRoutes(app, { accounts: createUserAccountService({ db, clock, sessions }) });
   registerTenantRoutes(app, { tenants: createTenantService({ db, clock }) });
-  const files = createFileService({ db, clock, storage });
-  registerFileRoutes(app, { files });
+  const files = createFileService({ db, clock, storage, maxBytes: config.uploadMaxBytes });
+  registerFileRoutes(app, { files, uploadMaxBytes: config.uploadMaxBytes });
   registerAuditRoutes(app, { audit: createAuditService({ db }) });
   registerDictionaryRoutes(app, { dictionaries: createDictionaryService({ db, clock }) });
   registerDatabaseRoutes(app, { database: createDatabaseService({ db, clock }) });

@@ -27,6 +27,9 @@ function printBanner(config: AppConfig, seeded: boolean): void {
   const lines = [
     '',
     `注册平台已启动: http://${host}:${config.port}`,
+    config.storage.driver === 's3'
+      ? `文件存储: S3 存储桶 ${config.storage.bucket}${config.storage.endpoint ? ` (${config.storage.endpoint})` : ''}`
+      : `文件存储: 本地目录 ${config.storage.dir}`,
     '',
     seeded ? '演示账号（已写入演示数据）:' : '演示账号:',
     ...DEMO_ACCOUNTS.map((a) => `  ${a.username.padEnd(10)} ${a.password.padEnd(12)} ${a.role}`),

@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       auditSealIntervalSeconds: 30,
       hstsEnabled: false,
       hstsMaxAge: 180 * 24 * 60 * 60,
+      storage: { driver: 'local', dir: '/srv/registry/.data/files' },
     });
   });
 
@@ -94,5 +95,69 @@ describe('loadConfig', () => {
 
   it('should treat an empty DATABASE_URL as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
+  });
+
+  it('should read the S3 storage settings, the prefix as a folder', () => {
+    const c = loadConfig(
+      {
+        STORAGE_DRIVER: 's3',
+        S3_ENDPOINT: 'https://s3.oss-cn-hangzhou.aliyuncs.com',
+        S3_REGION: 'cn-hangzhou',
+        S3_BUCKET: 'registry-files',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_PREFIX: '/医院甲/registry',
+      },
+      '/x',
+    );
+    expect(c.storage).toEqual({
+      driver: 's3',
+      endpoint: 'https://s3.oss-cn-hangzhou.aliyuncs.com',
+      region: 'cn-hangzhou',
+      bucket: 'registry-files',
+      accessKeyId: 'id',
+      secretAccessKey: 'secret',
+      forcePathStyle: false,
+      prefix: '医院甲/registry/',
+    });
+    const minio = loadConfig(
+      {
+        STORAGE_DRIVER: 's3',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_REGION: 'us-east-1',
+        S3_BUCKET: 'reg',
+        S3_FORCE_PATH_STYLE: 'true',
+      },
+      '/x',
+    );
+    expect(minio.storage).toMatchObject({ forcePathStyle: true, prefix: '' });
+    expect(minio.storage).not.toHaveProperty('accessKeyId');
+  });
+
+  it('should refuse to start on S3 storage without a bucket or region, with half the keys, or with a bad endpoint', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env, '/x');
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as ConfigError).problems;
+      }
+      return [];
+    };
+    const missing = problems({ STORAGE_DRIVER: 's3', S3_ACCESS_KEY_ID: 'id' });
+    expect(missing).toHaveLength(3);
+    expect(missing.join('\n')).toMatch(/S3_BUCKET=.*必须设置存储桶名称/);
+    expect(missing.join('\n')).toMatch(/S3_REGION=.*必须设置区域/);
+    expect(missing.join('\n')).toMatch(/S3_SECRET_ACCESS_KEY=.*须同时设置/);
+    const bad = problems({
+      STORAGE_DRIVER: 'S3',
+      S3_ENDPOINT: 'oss-cn-hangzhou.aliyuncs.com',
+      S3_BUCKET: 'Registry_Files',
+      S3_PREFIX: 'a/../b',
+    });
+    expect(bad.map((p) => p.split('=')[0])).toEqual(['STORAGE_DRIVER', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_PREFIX']);
+    expect(bad[0]).toContain('应为 local 或 s3');
+    // the local directory needs none of them
+    expect(problems({ S3_BUCKET: 'unused' })).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { checkStorageKey } from '../lib/storage/storage';
 
 const bool = (fallback: boolean) =>
   z
@@ -35,6 +36,13 @@ const key32 = () =>
       }
       return bytes;
     });
+
+/** A text variable; empty or blank counts as not set. */
+const optionalText = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
 const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -74,7 +82,75 @@ const envSchema = z.object({
   HSTS_ENABLED: bool(false),
   // default 180 days; at most 2 years
   HSTS_MAX_AGE: int(15_552_000, 0, 63_072_000),
+  STORAGE_DRIVER: z.enum(['local', 's3'], { error: '应为 local 或 s3' }).default('local'),
+  S3_ENDPOINT: optionalText().refine(
+    (v) => v === undefined || /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(v),
+    '应为 http:// 或 https:// 开头的地址，例如 https://s3.oss-cn-hangzhou.aliyuncs.com',
+  ),
+  S3_REGION: optionalText(),
+  S3_BUCKET: optionalText().refine(
+    (v) => v === undefined || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v),
+    '应为 3 到 63 位小写字母、数字、点或连字符（首尾为字母或数字）',
+  ),
+  S3_ACCESS_KEY_ID: optionalText(),
+  S3_SECRET_ACCESS_KEY: optionalText(),
+  S3_FORCE_PATH_STYLE: bool(false),
+  S3_PREFIX: optionalText().transform((v, ctx) => {
+    if (v === undefined) return '';
+    const trimmed = v.replace(/^\/+|\/+$/g, '');
+    try {
+      if (trimmed !== '') checkStorageKey(trimmed);
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: '应为以 / 分隔的路径，例如 registry/ （不含 . 或 .. 段、控制字符或反斜杠）',
+      });
+      return z.NEVER;
+    }
+    return trimmed === '' ? '' : `${trimmed}/`;
+  }),
 });
+
+/** Where stored files live (STORAGE_DRIVER): the local directory DATA_DIR/files, or an S3-compatible bucket. */
+export type StorageConfig =
+  | { driver: 'local'; dir: string }
+  | {
+      driver: 's3';
+      endpoint?: string;
+      region: string;
+      bucket: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      forcePathStyle: boolean;
+      /** '' or a path ending in '/'. */
+      prefix: string;
+    };
+
+/** The S3 settings a start with STORAGE_DRIVER=s3 needs: every missing or half-given one, named. */
+function storageConfig(e: z.infer<typeof envSchema>, dataDir: string): StorageConfig | string[] {
+  if (e.STORAGE_DRIVER === 'local') return { driver: 'local', dir: path.join(dataDir, 'files') };
+  const problems: string[] = [];
+  if (!e.S3_BUCKET) problems.push('S3_BUCKET=undefined: STORAGE_DRIVER=s3 时必须设置存储桶名称');
+  if (!e.S3_REGION)
+    problems.push('S3_REGION=undefined: STORAGE_DRIVER=s3 时必须设置区域，例如 cn-hangzhou、ap-shanghai、us-east-1');
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined))
+    problems.push(
+      `${e.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'}=undefined: ` +
+        'S3_ACCESS_KEY_ID 与 S3_SECRET_ACCESS_KEY 须同时设置（或都不设置，使用运行环境的凭证）',
+    );
+  if (problems.length > 0 || !e.S3_BUCKET || !e.S3_REGION) return problems;
+  return {
+    driver: 's3',
+    ...(e.S3_ENDPOINT ? { endpoint: e.S3_ENDPOINT } : {}),
+    region: e.S3_REGION,
+    bucket: e.S3_BUCKET,
+    ...(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+      ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+      : {}),
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    prefix: e.S3_PREFIX,
+  };
+}
 
 export type AppConfig = {
   host: string;
@@ -124,6 +200,8 @@ export type AppConfig = {
   hstsEnabled: boolean;
   /** Its `max-age` in seconds (HSTS_MAX_AGE). */
   hstsMaxAge: number;
+  /** Where uploaded files are stored (STORAGE_DRIVER and the S3_* settings). */
+  storage: StorageConfig;
 };
 
 export class ConfigError extends Error {
@@ -145,10 +223,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const e = parsed.data;
+  const dataDir = path.resolve(cwd, e.DATA_DIR);
+  const storage = storageConfig(e, dataDir);
+  if (Array.isArray(storage)) throw new ConfigError(storage);
   return {
     host: e.HOST,
     port: e.PORT,
-    dataDir: path.resolve(cwd, e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     captchaEnabled: e.CAPTCHA_ENABLED,
@@ -177,5 +258,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reminderSmsEnabled: e.REMINDER_SMS_ENABLED,
     hstsEnabled: e.HSTS_ENABLED,
     hstsMaxAge: e.HSTS_MAX_AGE,
+    storage,
   };
 }

@@ -35,6 +35,7 @@ export const ERROR_MESSAGES = {
   projectNotFound: '项目不存在',
   noCurrentProject: '请先选择项目',
   fileNotFound: '文件不存在',
+  storageUnavailable: '文件存储服务暂时不可用，请稍后重试',
   wrongOldPassword: '原密码错误',
   oldPasswordRequired: '请输入原密码',
   samePassword: '新密码不能与原密码相同',

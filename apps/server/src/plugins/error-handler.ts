@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody, ValidationIssue } from '@registry/shared/contracts/envelope';
 import { AppError, ERROR_MESSAGES, fileTooLargeMessage } from '../lib/errors';
 import { isDatabaseUnavailable } from '../db/pool';
+import { StorageUnavailableError } from '../lib/storage/storage';
 import { labelOf } from './field-labels';
 import { serializeError } from './request-log';
 
@@ -55,6 +56,9 @@ export function mapError(err: FastifyError | Error): Mapped {
     });
     return { status: 400, message: issues[0]?.message ?? ERROR_MESSAGES.badRequest, issues, log: 'none' };
   }
+  // the bucket did not answer (network, credentials): the request may succeed later; the cause goes to the log
+  if (err instanceof StorageUnavailableError)
+    return { status: 503, message: ERROR_MESSAGES.storageUnavailable, log: 'error' };
   const fe = err as FastifyError & { statusCode?: number };
   switch (fe.code) {
     case 'FST_REQ_FILE_TOO_LARGE':

@@ -1,8 +1,31 @@
 import type { MultipartFile } from '@fastify/multipart';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_MESSAGES } from '../lib/errors';
+import { ObjectTooLargeError } from '../lib/storage';
 
-/** The uploaded `file` part of a multipart request (size-limited by the multipart plugin: UPLOAD_MAX_BYTES). */
+/**
+ * A multipart file's bytes as a stream to store. The multipart plugin cuts a file at UPLOAD_MAX_BYTES and only
+ * flags it (`truncated`); this stream then fails with the 413 at its end instead, so a cut file is never stored as if
+ * it were whole.
+ */
+export function filePartStream(part: MultipartFile, maxBytes: number): Readable {
+  const guard = new Transform({
+    transform(chunk, _encoding, callback) {
+      callback(null, chunk);
+    },
+    flush(callback) {
+      callback(part.file.truncated ? new ObjectTooLargeError(maxBytes) : null);
+    },
+  });
+  // errors travel both ways: a failed store stops the part, a broken part fails the store
+  return pipeline(part.file, guard, () => undefined);
+}
+
+/**
+ * The uploaded `file` part of a multipart request, whole in memory, for a call that must parse all of it (an Excel or
+ * CSV import); size-limited by the multipart plugin: UPLOAD_MAX_BYTES.
+ */
 export async function readFilePart(request: FastifyRequest): Promise<{ fileName: string; data: Buffer }> {
   if (!request.isMultipart()) throw new AppError(400, '请使用 multipart/form-data 上传文件');
   const part: MultipartFile | undefined = await request.file();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTenant, buildUser } from '../../../test/factories';
 import { DOCX_MIN, JPEG_HEAD, PDF_MIN, PNG_1X1, SVG_SCRIPT, TEXT } from '../../../test/files';
 import { countRows, createBareTestApp, type TestApp } from '../../../test/test-app';
-import type { FileStorage } from './file-storage';
+import type { ObjectStorage } from '../../lib/storage';
 
 type Body<T = unknown> = { status: number; message: string; data: T; requestId?: string };
 type Uploaded = { id: string; name: string; size: number; contentType: string; previewUrl: string };
@@ -172,12 +172,17 @@ describe('uploads', () => {
   });
 
   it('should delete written bytes and answer 500 without internals when storing fails', async () => {
-    const failing: FileStorage = {
+    const failing: ObjectStorage = {
+      driver: 'local',
       put: async () => {
         throw new Error('EIO: disk failure at /secret/path');
       },
-      get: async () => undefined,
+      get: async (key) => {
+        throw new Error(`no ${key}`);
+      },
+      stat: async () => undefined,
       delete: async () => undefined,
+      close: () => undefined,
     };
     const f = await createBareTestApp({}, { fileStorage: failing });
     try {

@@ -8,24 +8,25 @@ import { AppError, ERROR_MESSAGES } from '../../lib/errors';
 import { requireAuth } from '../../plugins/access';
 import { auditContext } from '../../plugins/audit';
 import { binaryResponse } from '../../plugins/binary';
+import { filePartStream } from '../../plugins/file-transfer';
 import { ok, okSchema } from '../../plugins/envelope';
 import { isInlineType } from './file-type-check';
 import type { FileService, IncomingFile } from './file.service';
 
 const previewQuery = z.object({ access_token: z.string().max(200).optional() });
 
-async function readOne(request: FastifyRequest): Promise<IncomingFile[]> {
+/** The one file of the request, streamed: it is read as it is stored. */
+async function readOne(request: FastifyRequest, maxBytes: number): Promise<IncomingFile[]> {
   if (!request.isMultipart()) throw new AppError(400, '请使用 multipart/form-data 上传文件');
   const part: MultipartFile | undefined = await request.file();
   if (!part) throw new AppError(400, ERROR_MESSAGES.noFile);
-  return [{ fileName: part.filename, data: await part.toBuffer() }];
+  return [{ fileName: part.filename, stream: filePartStream(part, maxBytes) }];
 }
 
-async function readMany(request: FastifyRequest): Promise<IncomingFile[]> {
+/** Every file of the request, each streamed in turn (a part is read before the next one arrives). */
+async function* readMany(request: FastifyRequest, maxBytes: number): AsyncGenerator<IncomingFile> {
   if (!request.isMultipart()) throw new AppError(400, '请使用 multipart/form-data 上传文件');
-  const out: IncomingFile[] = [];
-  for await (const part of request.files()) out.push({ fileName: part.filename, data: await part.toBuffer() });
-  return out;
+  for await (const part of request.files()) yield { fileName: part.filename, stream: filePartStream(part, maxBytes) };
 }
 
 function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
@@ -36,10 +37,10 @@ function contentDisposition(kind: 'inline' | 'attachment', name: string): string
 /** The policy of every served upload: no script, no plugin, no origin (`sandbox`), only its own image shown. */
 export const UPLOAD_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";
 
-export function registerFileRoutes(root: FastifyInstance, deps: { files: FileService }): void {
+export function registerFileRoutes(root: FastifyInstance, deps: { files: FileService; uploadMaxBytes: number }): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/oss/file`;
-  const { files } = deps;
+  const { files, uploadMaxBytes } = deps;
 
   for (const url of [`${base}/upload-file`, `${base}/upload`]) {
     app.post(
@@ -49,7 +50,7 @@ export function registerFileRoutes(root: FastifyInstance, deps: { files: FileSer
         config: { permission: null, audit: ['file.upload'] },
       },
       async (request) => {
-        const incoming = await readOne(request);
+        const incoming = await readOne(request, uploadMaxBytes);
         const [result] = await files.store(
           requireAuth(request),
           incoming,
@@ -69,7 +70,7 @@ export function registerFileRoutes(root: FastifyInstance, deps: { files: FileSer
       config: { permission: null, audit: ['file.upload'] },
     },
     async (request) => {
-      const incoming = await readMany(request);
+      const incoming = readMany(request, uploadMaxBytes);
       return ok(
         await files.store(requireAuth(request), incoming, request.query.purpose ?? 'document', auditContext(request)),
         '上传成功',

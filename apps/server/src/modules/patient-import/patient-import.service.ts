@@ -2,6 +2,7 @@ import type { ImportCellError, ImportCommitResponse, ImportReport } from '@regis
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { bufferStream } from '../../lib/storage';
 import type { PhiKeys } from '../../lib/phi-crypto';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
@@ -94,7 +95,8 @@ export function createPatientImportService(deps: {
       const createdPatients = rows.filter((r) => r.target.kind === 'new').length;
       const updatedPatients = rows.length - createdPatients;
       try {
-        const committed = await files.storeWithin(auth, upload, 'attachment', ctx, async (tx, file) => {
+        const stored = { fileName: upload.fileName, stream: bufferStream(upload.data) };
+        const committed = await files.storeWithin(auth, stored, 'attachment', ctx, async (tx, file) => {
           const now = clock.now();
           const batch = await insertImportBatch(tx, {
             tenantId: scope.tenantId,
