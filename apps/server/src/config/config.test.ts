@@ -32,7 +32,7 @@ describe('loadConfig', () => {
       jobsCronSeconds: 30,
       reminderIntervalSeconds: 60,
       reminderSmsEnabled: false,
-      auditSealIntervalSeconds: 30,
+      auditSealIntervalSeconds: 60,
       hstsEnabled: false,
       hstsMaxAge: 180 * 24 * 60 * 60,
       storage: { driver: 'local', dir: '/srv/registry/.data/files' },
