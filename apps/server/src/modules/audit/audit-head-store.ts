@@ -93,7 +93,10 @@ export function createFileHeadStore(dataDir: string): HeadStore {
   };
 }
 
-/** The storage's folder of the heads: `audit-heads/<tenant_key>.json`. */
+/**
+ * The storage's folder of the heads: `audit-heads/<tenant_key>.json`. The files' objects are `<two characters>/<key>`
+ * and never meet it; whatever sweeps the storage for objects without a `files` row must leave this folder alone.
+ */
 export const HEAD_PREFIX = 'audit-heads/';
 /** A head is some 300 bytes: a larger object under its key is not one, and is not read whole. */
 const MAX_HEAD_BYTES = 64 * 1024;
