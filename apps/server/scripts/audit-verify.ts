@@ -4,7 +4,8 @@
  * every problem found. Exit code 0 when no chain shows tampering, 1 when one does, 2 when the check cannot run.
  *
  * It needs the seal key (AUDIT_SEAL_KEY, else the key file of DATA_DIR on the embedded database) and the heads kept
- * outside the database (DATA_DIR/audit-heads). The database: `DATABASE_URL`, else the embedded cluster under
+ * outside the database, on the object storage the server uses (STORAGE_DRIVER and its settings: `audit-heads/` of
+ * DATA_DIR/files or of the S3 bucket), so it is run with the server's configuration. The database: `DATABASE_URL`, else the embedded cluster under
  * `DATA_DIR/pg` — the running server's (read from its postmaster.pid and password file) or, when no server runs,
  * started for the check and stopped afterwards.
  */
@@ -21,7 +22,8 @@ import {
 } from '../src/db/embedded-postgres';
 import { closePool, createPool } from '../src/db/pool';
 import { resolveAuditSealKey } from '../src/lib/audit-seal-key';
-import { createFileHeadStore } from '../src/modules/audit/audit-head-store';
+import { createStorage } from '../src/lib/storage';
+import { createStorageHeadStore } from '../src/modules/audit/audit-head-store';
 import { formatSealReport, verifyAuditSeals } from '../src/modules/audit/audit-verify';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: (m: string) => process.stderr.write(`${m}\n`) };
@@ -52,14 +54,16 @@ async function main(): Promise<number> {
     }
   }
   const pool = createPool(url, { max: 2, logger: quiet });
+  const storage = createStorage(config.storage);
   try {
     const table = await pool.query<{ t: string | null }>("select to_regclass('audit_events')::text as t");
     if (!table.rows[0]?.t)
       throw new Error('数据库尚未初始化（没有 audit_events 表）/ the database has no audit_events table');
-    const results = await verifyAuditSeals(createDb(pool), key, createFileHeadStore(config.dataDir));
+    const results = await verifyAuditSeals(createDb(pool), key, createStorageHeadStore(storage));
     for (const line of formatSealReport(results)) process.stdout.write(`${line}\n`);
     return results.every((r) => r.ok) ? 0 : 1;
   } finally {
+    storage.close();
     await closePool(pool);
     if (embedded) await embedded.stop();
   }

@@ -6,7 +6,7 @@ import type { AppConfig } from './config/config';
 import { createDb } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError, ERROR_MESSAGES } from './lib/errors';
-import { createFileHeadStore } from './modules/audit/audit-head-store';
+import { copyHeads, createFileHeadStore, createStorageHeadStore } from './modules/audit/audit-head-store';
 import { createAuditSealJob } from './modules/audit/audit-seal.job';
 import { createStorage, type ObjectStorage } from './lib/storage';
 import { registerAuditRoutes } from './modules/audit/audit.routes';
@@ -251,16 +251,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   jobs.every(createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds }));
   jobs.every(createIdempotencyCleanupJob({ db, clock }));
   jobs.every(createSignInPurgeJob({ db, clock }));
-  // seals the audit events after their commit (ADR 0013)
+  // seals the audit events after their commit (ADR 0013); the heads go to the object storage every instance shares,
+  // so that whichever instance runs the sealer, the others (and audit:verify) read the same heads
+  const auditHeads = createStorageHeadStore(storage);
   jobs.every(
     createAuditSealJob({
       db,
       clock,
       key: await resolveAuditSealKey(config),
-      heads: createFileHeadStore(config.dataDir),
+      heads: auditHeads,
       intervalSeconds: config.auditSealIntervalSeconds,
     }),
   );
+  // the heads earlier versions kept in this instance's DATA_DIR/audit-heads, carried over (never moving a head back);
+  // a failure is logged, not fatal: verification then reports the chain's head as missing or behind
+  app.addHook('onReady', async () => {
+    try {
+      const carried = await copyHeads(createFileHeadStore(config.dataDir), auditHeads);
+      if (carried.length > 0)
+        app.log.info({ chains: carried.length }, 'audit heads of DATA_DIR/audit-heads carried onto the object storage');
+    } catch (err) {
+      app.log.warn({ err }, 'audit heads of DATA_DIR/audit-heads could not be carried onto the object storage');
+    }
+  });
   app.decorate('jobs', jobs);
   registerJobRoutes(app, { jobs: createJobsService({ db, clock, jobs }) });
   if (config.jobsEnabled) app.addHook('onReady', async () => jobs.start());

@@ -1,14 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolveAuditSealKey } from '../src/lib/audit-seal-key';
-import { createFileHeadStore } from '../src/modules/audit/audit-head-store';
+import { createStorage, type ObjectStorage } from '../src/lib/storage';
+import { createStorageHeadStore } from '../src/modules/audit/audit-head-store';
 import { sealPending } from '../src/modules/audit/audit-seal.service';
 import { verifyAuditSeals } from '../src/modules/audit/audit-verify';
 import type { TestApp } from './test-app';
 
-/** The audit sealer of a test app: its key (the key file of its DATA_DIR) and head store. */
-export async function testSealer(t: TestApp) {
+/**
+ * The audit sealer of a test app as the app wires it: its key (AUDIT_SEAL_KEY, else the key file of its DATA_DIR) and
+ * the head store on the object storage its configuration names — or on `storage`, which the caller then closes (a
+ * local directory, the default of a test app, holds nothing to release).
+ */
+export async function testSealer(t: Pick<TestApp, 'config' | 'db' | 'clock' | 'database'>, storage?: ObjectStorage) {
   const key = await resolveAuditSealKey(t.config);
-  const heads = createFileHeadStore(t.config.dataDir);
+  const heads = createStorageHeadStore(storage ?? createStorage(t.config.storage));
   const seal = (options?: { batchSize?: number }) => sealPending(t.db, key, t.clock, heads, options);
 
   async function unsealedCount(): Promise<number> {

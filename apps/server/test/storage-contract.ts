@@ -180,6 +180,38 @@ export function describeStorageContract(name: string, setup: () => Promise<Stora
       await expect(h.storage.get('gone/soon.txt')).rejects.toBeInstanceOf(StorageNotFoundError);
     });
 
+    it('should list the full keys under a prefix, sorted, page after page, and never a failed write', async () => {
+      const keys = [
+        '清单/甲/1.json',
+        '清单/甲/2.json',
+        '清单/甲/子/3.json',
+        '清单/乙/4.json',
+        '清单/甲乙.json',
+        '清单外.json',
+      ];
+      for (const key of keys) await h.storage.put(key, bufferStream(Buffer.from(key)));
+      await expect(h.storage.put('清单/甲/坏.json', generated(5000).stream, { maxBytes: 10 })).rejects.toBeInstanceOf(
+        ObjectTooLargeError,
+      );
+      expect(await h.storage.list('清单/甲/')).toEqual(['清单/甲/1.json', '清单/甲/2.json', '清单/甲/子/3.json']);
+      // a plain string match: `清单/甲` also finds `清单/甲乙.json`
+      expect(await h.storage.list('清单/甲')).toEqual([
+        '清单/甲/1.json',
+        '清单/甲/2.json',
+        '清单/甲/子/3.json',
+        '清单/甲乙.json',
+      ]);
+      expect(await h.storage.list('清单')).toEqual([...keys].sort());
+      expect(await h.storage.list('')).toEqual(expect.arrayContaining(keys));
+      expect(await h.storage.list('清单/没有/')).toEqual([]);
+      await h.storage.delete('清单/甲/2.json');
+      expect(await h.storage.list('清单/甲/')).toEqual(['清单/甲/1.json', '清单/甲/子/3.json']);
+      for (const key of await h.storage.list('清单/甲/')) expect(await text(h.storage, key)).toBe(key);
+      for (const bad of ['../', 'a//', '/abs/', 'a/../b/']) {
+        await expect(h.storage.list(bad)).rejects.toBeInstanceOf(InvalidStorageKeyError);
+      }
+    });
+
     it('should keep keys with Chinese characters, spaces and slashes apart and refuse keys that are paths out', async () => {
       const keys = ['病历/2024年/张三 出院小结.pdf', '病历/2024年/李四 出院小结.pdf', '病历.pdf', 'a+b=c&d/e%20f?g#h'];
       for (const key of keys) await h.storage.put(key, bufferStream(Buffer.from(`内容：${key}`)));

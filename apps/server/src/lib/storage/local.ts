@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { randomToken } from '../crypto';
 import {
   checkStorageKey,
+  checkStoragePrefix,
   InvalidStorageKeyError,
   MeteredStream,
   StorageNotFoundError,
@@ -110,6 +111,33 @@ export function createLocalStorage(root: string): ObjectStorage {
       } catch (err) {
         if (!isMissing(err)) throw err;
       }
+    },
+
+    async list(prefix) {
+      const folder = checkStoragePrefix(prefix);
+      if (folder[0] === INCOMING) return [];
+      const keys: string[] = [];
+      const walk = async (segments: string[]): Promise<void> => {
+        let entries;
+        try {
+          entries = await readdir(path.join(resolved, ...segments), { withFileTypes: true });
+        } catch (err) {
+          if (isMissing(err)) return;
+          throw err;
+        }
+        for (const entry of entries) {
+          // writes under way live in the work folder, never beside the objects
+          if (segments.length === 0 && entry.name === INCOMING) continue;
+          const next = [...segments, entry.name];
+          if (entry.isDirectory()) await walk(next);
+          else if (entry.isFile()) {
+            const key = next.join('/');
+            if (key.startsWith(prefix)) keys.push(key);
+          }
+        }
+      };
+      await walk(folder);
+      return keys.sort();
     },
 
     close() {},

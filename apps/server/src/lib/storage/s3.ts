@@ -3,12 +3,14 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import {
   checkStorageKey,
+  checkStoragePrefix,
   MeteredStream,
   StorageNotFoundError,
   StorageUnavailableError,
@@ -27,6 +29,8 @@ export type S3StorageOptions = {
   forcePathStyle: boolean;
   /** Put before every key, e.g. `registry/`: one bucket can hold several deployments. */
   prefix: string;
+  /** Keys asked for per ListObjectsV2 page (default and S3's maximum 1000; the tests page by a few). */
+  listPageSize?: number;
 };
 
 /**
@@ -143,6 +147,32 @@ export function createS3Storage(options: S3StorageOptions, client: S3Client = cr
         if (isNotFound(err)) return;
         throw new StorageUnavailableError('delete', err);
       }
+    },
+
+    async list(listPrefix) {
+      checkStoragePrefix(listPrefix);
+      const keys: string[] = [];
+      let token: string | undefined;
+      try {
+        do {
+          const out = await client.send(
+            new ListObjectsV2Command({
+              Bucket: bucket,
+              Prefix: `${prefix}${listPrefix}`,
+              ...(options.listPageSize ? { MaxKeys: options.listPageSize } : {}),
+              ...(token ? { ContinuationToken: token } : {}),
+            }),
+          );
+          for (const { Key } of out.Contents ?? []) {
+            // a folder marker (`a/`, made by some consoles) is no object of ours
+            if (Key?.startsWith(prefix) && !Key.endsWith('/')) keys.push(Key.slice(prefix.length));
+          }
+          token = out.IsTruncated ? out.NextContinuationToken : undefined;
+        } while (token);
+      } catch (err) {
+        throw new StorageUnavailableError('list', err);
+      }
+      return keys.sort();
     },
 
     close() {

@@ -30,6 +30,8 @@ describeStorageContract('S3 (s3rver), under a prefix', async () => {
     ...S3RVER_CREDENTIALS,
     forcePathStyle: true,
     prefix: '医院甲/registry/',
+    // pages of two keys: the contract's listings take several
+    listPageSize: 2,
   });
   return {
     storage,
@@ -54,6 +56,11 @@ describe('local directory storage', () => {
       await expect(storage.put('.incoming/x', bufferStream(Buffer.from('x')))).rejects.toBeInstanceOf(
         InvalidStorageKeyError,
       );
+      // a write under way (its temporary file) is no object
+      await mkdir(path.join(root, '.incoming'), { recursive: true });
+      await writeFile(path.join(root, '.incoming', 'running.part'), 'half');
+      expect(await storage.list('')).toEqual(['Ab/AbCdEfGhIjKlMnOpQrSt']);
+      expect(await storage.list('.incoming/')).toEqual([]);
     } finally {
       await rm(root, { recursive: true, force: true });
     }
@@ -94,6 +101,7 @@ describe('S3 storage', () => {
       const got = await storage.get('a/b').catch((e) => e);
       expect(got).toBeInstanceOf(StorageUnavailableError);
       await expect(storage.put('a/b', bufferStream(Buffer.from('x')))).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(storage.list('a/')).rejects.toBeInstanceOf(StorageUnavailableError);
     } finally {
       storage.close();
     }
@@ -112,6 +120,7 @@ describe('S3 storage', () => {
         prefix: '',
       });
       await expect(storage.put('a/b', bufferStream(Buffer.from('x')))).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(storage.list('')).rejects.toBeInstanceOf(StorageUnavailableError);
       storage.close();
     } finally {
       await server.close();

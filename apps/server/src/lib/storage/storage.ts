@@ -28,6 +28,12 @@ export type ObjectStorage = {
   stat(key: string): Promise<ObjectInfo | undefined>;
   /** Removes the object; a missing one is no error. */
   delete(key: string): Promise<void>;
+  /**
+   * The keys of every object whose key starts with `prefix` (a plain string match, so `a/` lists what is under the
+   * folder `a`, `a/b` also finds `a/bc`; '' lists all), as full keys — the ones `get` takes —, sorted. The part up to
+   * the prefix's last `/` follows the key rule (InvalidStorageKeyError otherwise). Writes under way are never listed.
+   */
+  list(prefix: string): Promise<string[]>;
   /** Releases the adapter's connections (the S3 client's sockets); nothing to do for the local directory. */
   close(): void;
 };
@@ -87,6 +93,17 @@ export function checkStorageKey(key: string): string[] {
       throw new InvalidStorageKeyError(key, 'segment longer than 255 bytes');
   }
   return segments;
+}
+
+/** Checks a `list` prefix: what precedes its last `/` must be a key (the folder listed). Answers that folder's segments. */
+export function checkStoragePrefix(prefix: string): string[] {
+  if (typeof prefix !== 'string') throw new InvalidStorageKeyError(String(prefix), 'not a string');
+  const slash = prefix.lastIndexOf('/');
+  const folder = checkStorageKey(slash < 0 ? 'x' : `${prefix.slice(0, slash + 1)}x`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\\]/.test(prefix))
+    throw new InvalidStorageKeyError(prefix, 'control character or backslash');
+  return folder.slice(0, -1);
 }
 
 /**

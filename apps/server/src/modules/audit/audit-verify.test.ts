@@ -197,7 +197,8 @@ describe('audit seal verification', () => {
   });
 
   it('should refuse a head outside the database whose signature is not the key’s', async () => {
-    const file = path.join(t.dataDir, 'audit-heads', `${tenant.signed}.json`);
+    // the app's object storage: the local directory DATA_DIR/files
+    const file = path.join(t.dataDir, 'files', 'audit-heads', `${tenant.signed}.json`);
     const head = JSON.parse(await readFile(file, 'utf8')) as { seq: number };
     await writeFile(file, JSON.stringify({ ...head, seq: head.seq + 5 }));
     const chain = await chainOf(tenant.signed);

@@ -182,6 +182,7 @@ describe('uploads', () => {
       },
       stat: async () => undefined,
       delete: async () => undefined,
+      list: async () => [],
       close: () => undefined,
     };
     const f = await createBareTestApp({}, { fileStorage: failing });
