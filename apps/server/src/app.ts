@@ -88,6 +88,11 @@ import { patientFollowupSync } from './modules/followup/followup-sync';
 export type AppDeps = {
   config: AppConfig;
   pool: pg.Pool;
+  /**
+   * A read-only replica (DATABASE_REPLICA_URL) for reads that need not see the latest writes: exports, retrieval,
+   * analysis. Default: the primary (`pool`).
+   */
+  readPool?: pg.Pool;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   smsProvider?: SmsProvider;
@@ -130,6 +135,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
 
   const db = createDb(deps.pool);
+  // reads that tolerate replication lag (ADR 0015): never for a read that must see the caller's own last write
+  const readDb = deps.readPool ? createDb(deps.readPool) : db;
   const sessions = createSessionService({ db, clock, config });
   const sms =
     deps.smsProvider ??
@@ -221,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // follow-up worklist and record
   registerFollowupTaskRoutes(app, {
-    tasks: createFollowupTaskService({ db, clock, keys: phiKeys }),
+    tasks: createFollowupTaskService({ db, readDb, clock, keys: phiKeys }),
     followupRecords: createFollowupRecordService({ db, clock, keys: phiKeys, records: formRecords }),
     followupPatients: createFollowupPatientService({ db, clock, keys: phiKeys }),
   });

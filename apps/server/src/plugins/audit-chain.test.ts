@@ -25,7 +25,8 @@ afterAll(async () => {
 
 /** What an attacker with database superuser rights could do: switch the append-only trigger off and edit. */
 async function tamper(statement: string, params: unknown[] = []) {
-  const client = await t.database.pool.connect();
+  // the owner: the app's own role may not touch the trigger (ADR 0015)
+  const client = await t.database.ownerPool().connect();
   try {
     await client.query('alter table audit_events disable trigger audit_events_no_update_delete');
     await client.query(statement, params);
