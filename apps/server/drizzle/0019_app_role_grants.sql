@@ -1,3 +1,4 @@
+-- Custom SQL migration file, put your code below! --
 -- The application's database role (ADR 0015): the server connects as a role that owns no table and is not a
 -- superuser, so it cannot switch the audit trail's append-only trigger off (ALTER TABLE … DISABLE TRIGGER needs the
 -- owner, SET session_replication_role a superuser) nor change or remove audit rows. The migrations run as the owner;

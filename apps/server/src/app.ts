@@ -81,6 +81,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBody } from './plugins/json-body';
 import { registerOpenApiRoute } from './plugins/openapi';
 import { genRequestId, registerRequestHeaders, withRedaction } from './plugins/request-log';
+import { createPgRateLimitStore } from './plugins/rate-limit-store';
 import { registerSecurity } from './plugins/security';
 import { configureZodMessages } from './plugins/zod-messages';
 import { patientFollowupSync } from './modules/followup/followup-sync';
@@ -161,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     uploadMaxBytes: config.uploadMaxBytes,
     uploadMaxFiles: config.uploadMaxFiles,
     hstsMaxAge: config.hstsEnabled ? config.hstsMaxAge : null,
+    rateLimitStore: createPgRateLimitStore({ db }),
   });
 
   if (deps.routeObserver) {
