@@ -14,7 +14,8 @@ import { createAuthService } from './modules/auth/auth.service';
 import { svgCaptchaGenerator, type CaptchaGenerator } from './modules/auth/captcha';
 import { createSessionService } from './modules/auth/session.service';
 import { createSignInPurgeJob } from './modules/auth/sign-in-purge.job';
-import { createOutboxSmsProvider, type SmsProvider } from './modules/auth/sms-provider';
+import { createSmsDispatchJob } from './modules/auth/sms-dispatch.job';
+import { createOutboxSmsProvider, type SmsGateway, type SmsProvider } from './modules/auth/sms-provider';
 import { createLocalFileStorage, type FileStorage } from './modules/file/file-storage';
 import { registerFileRoutes } from './modules/file/file.routes';
 import { createFileService } from './modules/file/file.service';
@@ -97,6 +98,11 @@ export type AppDeps = {
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   smsProvider?: SmsProvider;
+  /**
+   * A real SMS gateway's adapter for the outbox provider (ignored when `smsProvider` is given): messages are handed
+   * to it and marked sent; without one they stay in `sms_outbox`, unsent.
+   */
+  smsGateway?: SmsGateway;
   fileStorage?: FileStorage;
   captcha?: CaptchaGenerator;
   /** Per-IP limit of `POST auth/login` and `GET auth/sms` (default: LOGIN_RATE_LIMIT_PER_MINUTE a minute); captcha and QR images get 3×. */
@@ -139,9 +145,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // reads that tolerate replication lag (ADR 0015): never for a read that must see the caller's own last write
   const readDb = deps.readPool ? createDb(deps.readPool) : db;
   const sessions = createSessionService({ db, clock, config });
-  const sms =
-    deps.smsProvider ??
-    createOutboxSmsProvider({ db, clock, logger: app.log, logToConsole: process.env.NODE_ENV === 'development' });
+  const outbox = deps.smsProvider
+    ? undefined
+    : createOutboxSmsProvider({
+        db,
+        clock,
+        logger: app.log,
+        logToConsole: process.env.NODE_ENV === 'development',
+        gateway: deps.smsGateway,
+      });
+  const sms: SmsProvider = deps.smsProvider ?? outbox!;
   const storage = deps.fileStorage ?? createLocalFileStorage(path.join(config.dataDir, 'files'));
 
   registerErrorHandler(app, { uploadMaxBytes: config.uploadMaxBytes });
@@ -245,6 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds }),
       createIdempotencyCleanupJob({ db, clock }),
       createSignInPurgeJob({ db, clock }),
+      ...(outbox && deps.smsGateway ? [createSmsDispatchJob(outbox)] : []),
     ],
   });
   app.decorate('jobs', jobs);
