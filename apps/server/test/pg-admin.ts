@@ -60,3 +60,23 @@ export function asRole(connectionString: string, role = TEST_APP_ROLE, password 
   url.password = encodeURIComponent(password);
   return url.toString();
 }
+
+/** A login role that may only read (the tests' stand-in for a read replica's user; fixed like TEST_APP_ROLE). */
+export const TEST_READER_ROLE = 'registry_test_reader';
+
+/** Creates the reader role when missing; its SELECT grants are per database (`GRANT SELECT ON ALL TABLES …`). */
+export async function ensureTestReaderRole(adminUrl: string): Promise<string> {
+  await withClient(adminUrl, async (c) => {
+    const { rowCount } = await c.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [TEST_READER_ROLE]);
+    if (rowCount) return;
+    try {
+      await c.query(
+        `CREATE ROLE ${quoteIdent(TEST_READER_ROLE)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '${TEST_APP_PASSWORD}'`,
+      );
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code !== '42710' && code !== '23505') throw err;
+    }
+  });
+  return TEST_APP_PASSWORD;
+}
