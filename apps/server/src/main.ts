@@ -86,7 +86,10 @@ async function main(): Promise<void> {
     embedded = target.embedded;
     pool = createPool(target.appUrl, { logger: { error: (m) => log.error(m) } });
     if (target.replicaUrl) {
-      readPool = createPool(target.replicaUrl, { logger: { error: (m) => log.error(m) }, applicationName: 'registry-read' });
+      readPool = createPool(target.replicaUrl, {
+        logger: { error: (m) => log.error(m) },
+        applicationName: 'registry-read',
+      });
     }
     const db = createDb(pool);
     const livePool = pool;
@@ -219,7 +222,7 @@ async function warnIfAppRoleIsPrivileged(pool: pg.Pool, log: pino.Logger): Promi
     log.warn(
       `应用的数据库角色 ${row.role} ${row.superuser ? '是超级用户' : '拥有数据表'}，可绕过审计日志的只追加保护 / the app's ` +
         `database role ${row.role} ${row.superuser ? 'is a superuser' : 'owns tables'}: it could bypass the audit ` +
-        'trail\'s append-only trigger (docs/adr/0015-app-database-role.md)',
+        "trail's append-only trigger (docs/adr/0015-app-database-role.md)",
     );
   }
 }

@@ -47,9 +47,9 @@ describe('server test harness', () => {
       expect(rows[0]?.n).toBe(0);
       return;
     }
-    const { rows: applied } = await a.ownerPool().query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations',
-    );
+    const { rows: applied } = await a
+      .ownerPool()
+      .query<{ n: number }>('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations');
     expect(applied[0]?.n).toBe(entries);
   });
 
