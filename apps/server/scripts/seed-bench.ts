@@ -3,7 +3,8 @@
  * benchmark project (created on first use: tenant `bench`, project `BENCH-HF`, accounts `bench_owner`,
  * `bench_monitor`, `bench_entry_c01`..`c05`, password `Bench@2026`). See src/db/bench-seed/bench-seed.ts.
  *
- * The database is the server's: `DATABASE_URL` (then PHI_ENCRYPTION_KEY and PHI_BLIND_INDEX_KEY are required, as for
+ * The database is the server's, as the owner of its tables (it drops and rebuilds indexes): `DATABASE_OWNER_URL` or
+ * `DATABASE_URL` (then PHI_ENCRYPTION_KEY and PHI_BLIND_INDEX_KEY are required, as for
  * the server), else the embedded cluster under `DATA_DIR/pg` with the key file of DATA_DIR — started for the load
  * and stopped afterwards (stop the server first: a running one holds the data directory). Migrations and reference
  * data are brought up to date first, as `npm start` does. Prints progress and a JSON summary as its last line.
@@ -44,7 +45,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const keys = await resolvePhiKeys(config);
   let embedded: EmbeddedPostgres | undefined;
-  let url = config.databaseUrl;
+  // as the owner (DATABASE_OWNER_URL, else DATABASE_URL): the load drops and rebuilds indexes (ADR 0015)
+  let url = config.databaseOwnerUrl ?? config.databaseUrl;
   if (!url) {
     embedded = await startEmbeddedPostgres({
       dataDir: path.join(config.dataDir, 'pg'),

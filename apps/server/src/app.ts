@@ -16,7 +16,8 @@ import { createAuthService } from './modules/auth/auth.service';
 import { svgCaptchaGenerator, type CaptchaGenerator } from './modules/auth/captcha';
 import { createSessionService } from './modules/auth/session.service';
 import { createSignInPurgeJob } from './modules/auth/sign-in-purge.job';
-import { createOutboxSmsProvider, type SmsProvider } from './modules/auth/sms-provider';
+import { createSmsDispatchJob } from './modules/auth/sms-dispatch.job';
+import { createOutboxSmsProvider, type SmsGateway, type SmsProvider } from './modules/auth/sms-provider';
 import { registerFileRoutes } from './modules/file/file.routes';
 import { createFileService } from './modules/file/file.service';
 import { registerMenuRoutes } from './modules/menu/menu.routes';
@@ -85,6 +86,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBody } from './plugins/json-body';
 import { registerOpenApiRoute } from './plugins/openapi';
 import { genRequestId, registerRequestHeaders, withRedaction } from './plugins/request-log';
+import { createPgRateLimitStore } from './plugins/rate-limit-store';
 import { registerSecurity } from './plugins/security';
 import { configureZodMessages } from './plugins/zod-messages';
 import { patientFollowupSync } from './modules/followup/followup-sync';
@@ -92,11 +94,21 @@ import { patientFollowupSync } from './modules/followup/followup-sync';
 export type AppDeps = {
   config: AppConfig;
   pool: pg.Pool;
+  /**
+   * A read-only replica (DATABASE_REPLICA_URL) for reads that need not see the latest writes: exports, retrieval,
+   * analysis. Default: the primary (`pool`).
+   */
+  readPool?: pg.Pool;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   smsProvider?: SmsProvider;
   /** Where uploaded files are stored (default: the one the configuration names, STORAGE_DRIVER). */
   fileStorage?: ObjectStorage;
+  /**
+   * A real SMS gateway's adapter for the outbox provider (ignored when `smsProvider` is given): messages are handed
+   * to it and marked sent; without one they stay in `sms_outbox`, unsent.
+   */
+  smsGateway?: SmsGateway;
   captcha?: CaptchaGenerator;
   /** Per-IP limit of `POST auth/login` and `GET auth/sms` (default: LOGIN_RATE_LIMIT_PER_MINUTE a minute); captcha and QR images get 3×. */
   loginRateLimit?: LoginRateLimit;
@@ -135,10 +147,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
 
   const db = createDb(deps.pool);
+  // reads that tolerate replication lag (ADR 0015): never for a read that must see the caller's own last write
+  const readDb = deps.readPool ? createDb(deps.readPool) : db;
   const sessions = createSessionService({ db, clock, config });
-  const sms =
-    deps.smsProvider ??
-    createOutboxSmsProvider({ db, clock, logger: app.log, logToConsole: process.env.NODE_ENV === 'development' });
+  const outbox = deps.smsProvider
+    ? undefined
+    : createOutboxSmsProvider({
+        db,
+        clock,
+        logger: app.log,
+        logToConsole: process.env.NODE_ENV === 'development',
+        gateway: deps.smsGateway,
+      });
+  const sms: SmsProvider = deps.smsProvider ?? outbox!;
   const storage = deps.fileStorage ?? createStorage(config.storage);
   // the storage built here is this app's to release; one handed in belongs to the caller
   if (!deps.fileStorage) app.addHook('onClose', async () => storage.close());
@@ -161,6 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     uploadMaxBytes: config.uploadMaxBytes,
     uploadMaxFiles: config.uploadMaxFiles,
     hstsMaxAge: config.hstsEnabled ? config.hstsMaxAge : null,
+    rateLimitStore: createPgRateLimitStore({ db }),
   });
 
   if (deps.routeObserver) {
@@ -228,7 +250,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // follow-up worklist and record
   registerFollowupTaskRoutes(app, {
-    tasks: createFollowupTaskService({ db, clock, keys: phiKeys }),
+    tasks: createFollowupTaskService({ db, readDb, clock, keys: phiKeys }),
     followupRecords: createFollowupRecordService({ db, clock, keys: phiKeys, records: formRecords }),
     followupPatients: createFollowupPatientService({ db, clock, keys: phiKeys }),
   });
@@ -251,6 +273,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   jobs.every(createFollowupReminderJob({ db, clock, notifier, intervalSeconds: config.reminderIntervalSeconds }));
   jobs.every(createIdempotencyCleanupJob({ db, clock }));
   jobs.every(createSignInPurgeJob({ db, clock }));
+  // hands the messages written inside transactions (notifications) to the SMS gateway, when there is one
+  if (outbox && deps.smsGateway) jobs.every(createSmsDispatchJob(outbox));
   // seals the audit events after their commit (ADR 0013); the heads go to the object storage every instance shares,
   // so that whichever instance runs the sealer, the others (and audit:verify) read the same heads
   const auditHeads = createStorageHeadStore(storage);

@@ -13,7 +13,7 @@ import { closePool, createPool } from './db/pool';
 import { seedDemo, seedReferenceData } from './db/seed';
 import { createTestDatabase, type TestDatabase } from '../test/db';
 import { findFreePort } from '../test/free-port';
-import { dropDatabase, quoteIdent, withClient, withDatabase } from '../test/pg-admin';
+import { asRole, dropDatabase, quoteIdent, withClient, withDatabase } from '../test/pg-admin';
 import { startServerProcess, TEST_PHI_ENV, type ServerProcess } from '../test/server-process';
 
 /**
@@ -130,6 +130,7 @@ describe('a lost database connection', () => {
     cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
     const server = await startServerProcess({
       DATABASE_URL: database.connectionString,
+      DATABASE_OWNER_URL: database.ownerConnectionString,
       DATA_DIR: dataDir,
       SEED_DEMO: 'false',
       JOBS_ENABLED: 'true',
@@ -143,7 +144,7 @@ describe('a lost database connection', () => {
     const writers = startWriters(server, headers, 6);
     const dbName = decodeURIComponent(new URL(database.connectionString).pathname.slice(1));
     let terminated = 0;
-    await withClient(database.connectionString, async (admin) => {
+    await withClient(database.ownerConnectionString, async (admin) => {
       for (let round = 0; round < 6; round++) {
         await delay(200);
         const { rowCount } = await admin.query(
@@ -247,7 +248,9 @@ describe('a lost database connection', () => {
 
     expect(pidOf()).not.toBe(killed);
     await expectNothingLost(server, writers.outcomes, url);
-    expect(server.output()).toMatch(/嵌入式 PostgreSQL 已重启/);
+    // the supervisor logs the restart once the start has finished (the app role ensured too): the pool may have
+    // reconnected and served writes a moment before
+    await expect.poll(() => server.output(), { timeout: 30_000 }).toMatch(/嵌入式 PostgreSQL 已重启/);
   }, 400_000);
 });
 
@@ -292,7 +295,14 @@ describe('a database that is down when the server starts', () => {
     viaRelay.port = String(relayPort);
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'registry-late-db-'));
     cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
-    const env = { DATABASE_URL: viaRelay.toString(), DATA_DIR: dataDir, SEED_DEMO: 'false', ...TEST_PHI_ENV };
+    // migrated as the owner, served as the app's role: the grants come from the migrations alone (ADR 0015)
+    const env = {
+      DATABASE_URL: asRole(viaRelay.toString()),
+      DATABASE_OWNER_URL: viaRelay.toString(),
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'false',
+      ...TEST_PHI_ENV,
+    };
     const server = await startServerProcess({ ...env, JOBS_ENABLED: 'true' });
     cleanups.push(() => server.stop());
     // a second instance waits for the same database: once it answers, the two migrate and load reference data one

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { createDb } from './db/client';
+import { DEFAULT_APP_ROLE } from './db/embedded-postgres';
 import { superviseEmbeddedPostgres, type SupervisedEmbeddedPostgres } from './db/embedded-postgres-supervisor';
 import { runMigrations } from './db/migrate';
 import { closePool, createPool, isDatabaseUnavailable } from './db/pool';
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
 
   let embedded: SupervisedEmbeddedPostgres | undefined;
   let pool: pg.Pool | undefined;
+  let readPool: pg.Pool | undefined;
   let app: FastifyInstance | undefined;
   let shuttingDown = false;
 
@@ -68,6 +70,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       if (app) await app.close();
+      if (readPool) await closePool(readPool);
       if (pool) await closePool(pool);
       if (embedded) await embedded.stop();
     } catch (err) {
@@ -82,23 +85,16 @@ async function main(): Promise<void> {
   try {
     // The PHI keys before anything else: a production start without them stops here with a clear message.
     const phiKeys = await resolvePhiKeys(config);
-    let connectionString = config.databaseUrl;
-    if (!connectionString) {
-      // supervised: should the postmaster die, it is restarted (with backoff) and the server carries on
-      embedded = await superviseEmbeddedPostgres({
-        dataDir: path.join(config.dataDir, 'pg'),
-        port: config.embeddedPgPort,
-        logger: {
-          info: (msg: string) => log.info(msg),
-          warn: (msg: string) => log.warn(msg),
-          error: (msg: string) => log.error(msg),
-        },
+    const target = await resolveDatabase(config, log);
+    embedded = target.embedded;
+    pool = createPool(target.appUrl, { logger: { error: (m) => log.error(m) } });
+    if (target.replicaUrl) {
+      readPool = createPool(target.replicaUrl, {
+        logger: { error: (m) => log.error(m) },
+        applicationName: 'registry-read',
       });
-      connectionString = embedded.connectionString;
     }
-    pool = createPool(connectionString, { logger: { error: (m) => log.error(m) } });
     const db = createDb(pool);
-    const url = connectionString;
     const livePool = pool;
 
     // The server listens at once, even while its database is down or still coming up: until the database has been
@@ -108,6 +104,7 @@ async function main(): Promise<void> {
     app = await buildApp({
       config: { ...config, jobsEnabled: false },
       pool,
+      readPool,
       logger: { level: config.logLevel },
       databaseReady: () => ready,
     });
@@ -116,7 +113,11 @@ async function main(): Promise<void> {
 
     /** Migrations, reference data and demo data: idempotent, and serialised between instances. */
     const prepare = async (): Promise<boolean> => {
-      await runMigrations(url, { logger: { info: (m) => log.info(m), warn: (m) => log.warn(m) } });
+      await runMigrations(target.ownerUrl, {
+        appRole: target.appRole,
+        logger: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
+      });
+      await warnIfAppRoleIsPrivileged(livePool, log);
       return withStartupLock(livePool, async () => {
         await seedReferenceData(db);
         const loaded = await ensureReferenceData(db);
@@ -174,6 +175,75 @@ async function startJobs(app: FastifyInstance, stopping: () => boolean, log: pin
       log.error({ err }, `任务队列启动失败，${wait} ms 后重试 / job queue failed to start, retrying in ${wait} ms`);
       await new Promise((r) => setTimeout(r, wait));
     }
+  }
+}
+
+type DatabaseTarget = {
+  embedded: SupervisedEmbeddedPostgres | undefined;
+  /** The app's connection: a role that owns no table (ADR 0015). */
+  appUrl: string;
+  /** The owner's connection the migrations run as. */
+  ownerUrl: string;
+  /** The role whose grants the migrations rebuild; undefined when the app connects as the owner. */
+  appRole: string | undefined;
+  replicaUrl: string | undefined;
+};
+
+/**
+ * Which database, as whom (ADR 0015). Embedded: the cluster's superuser migrates, the app connects as its own role
+ * (created with a generated password under DATA_DIR). External: DATABASE_URL is the app's connection and
+ * DATABASE_OWNER_URL the migrations'; without the latter both are DATABASE_URL, the app then runs as the owner.
+ */
+async function resolveDatabase(config: AppConfig, log: pino.Logger): Promise<DatabaseTarget> {
+  if (!config.databaseUrl) {
+    const appRole = config.databaseAppRole ?? DEFAULT_APP_ROLE;
+    // supervised: should the postmaster die, it is restarted (with backoff) and the server carries on
+    const embedded = await superviseEmbeddedPostgres({
+      dataDir: path.join(config.dataDir, 'pg'),
+      port: config.embeddedPgPort,
+      appRole,
+      logger: {
+        info: (msg: string) => log.info(msg),
+        warn: (msg: string) => log.warn(msg),
+        error: (msg: string) => log.error(msg),
+      },
+    });
+    return {
+      embedded,
+      appUrl: embedded.appConnectionString,
+      ownerUrl: embedded.connectionString,
+      appRole,
+      replicaUrl: config.databaseReplicaUrl,
+    };
+  }
+  const appUrl = config.databaseUrl;
+  const ownerUrl = config.databaseOwnerUrl ?? appUrl;
+  const appUser = decodeURIComponent(new URL(appUrl).username);
+  const ownerUser = decodeURIComponent(new URL(ownerUrl).username);
+  const separate = config.databaseOwnerUrl !== undefined && appUser !== ownerUser;
+  return {
+    embedded: undefined,
+    appUrl,
+    ownerUrl,
+    appRole: separate ? (config.databaseAppRole ?? appUser) : undefined,
+    replicaUrl: config.databaseReplicaUrl,
+  };
+}
+
+/** A warning in the log when the app's own connection could switch the audit trail's protection off. */
+async function warnIfAppRoleIsPrivileged(pool: pg.Pool, log: pino.Logger): Promise<void> {
+  const { rows } = await pool.query<{ role: string; superuser: boolean; owns: boolean }>(
+    `SELECT current_user AS role, r.rolsuper AS superuser,
+            EXISTS (SELECT 1 FROM pg_class c WHERE c.relowner = r.oid AND c.relnamespace = 'public'::regnamespace) AS owns
+       FROM pg_roles r WHERE r.rolname = current_user`,
+  );
+  const row = rows[0];
+  if (row && (row.superuser || row.owns)) {
+    log.warn(
+      `应用的数据库角色 ${row.role} ${row.superuser ? '是超级用户' : '拥有数据表'}，可绕过审计日志的只追加保护 / the app's ` +
+        `database role ${row.role} ${row.superuser ? 'is a superuser' : 'owns tables'}: it could bypass the audit ` +
+        "trail's append-only trigger (docs/adr/0015-app-database-role.md)",
+    );
   }
 }
 

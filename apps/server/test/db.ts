@@ -2,12 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { inject } from 'vitest';
 import { closePool, createPool } from '../src/db/pool';
-import { dropDatabase, quoteIdent, withClient, withDatabase } from './pg-admin';
+import { asRole, dropDatabase, quoteIdent, withClient, withDatabase } from './pg-admin';
 
 export type TestDatabase = {
-  /** URL of this file's own database (a clone of the migrated template). */
+  /** URL of this file's own database (a clone of the migrated template), as the app's role (ADR 0015). */
   connectionString: string;
+  /** The app's pool: the role that owns no table, may not touch the audit trail's trigger nor change its rows. */
   pool: pg.Pool;
+  /** The same database as the owner of its tables (a superuser): for migrations and deliberate tampering only. */
+  ownerConnectionString: string;
+  /** A pool as the owner (created on first use, ended by `close`): what a test that acts as an attacker uses. */
+  ownerPool(): pg.Pool;
   /** Ends the pool and drops the database. */
   close(): Promise<void>;
 };
@@ -34,16 +39,22 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     }
   });
-  const connectionString = withDatabase(adminUrl, database);
-  const pool = createPool(connectionString, { max: 5, logger: { error: (msg) => console.error(msg) } });
+  const ownerConnectionString = withDatabase(adminUrl, database);
+  const connectionString = asRole(ownerConnectionString);
+  const logger = { error: (msg: string) => console.error(msg) };
+  const pool = createPool(connectionString, { max: 5, logger });
+  let owner: pg.Pool | undefined;
   let closed = false;
   return {
     connectionString,
     pool,
+    ownerConnectionString,
+    ownerPool: () => (owner ??= createPool(ownerConnectionString, { max: 2, logger })),
     async close() {
       if (closed) return;
       closed = true;
       await closePool(pool);
+      if (owner) await closePool(owner);
       await dropDatabase(adminUrl, database);
     },
   };

@@ -9,10 +9,13 @@ import { closePool, createPool } from '../src/db/pool';
 import { createDb } from '../src/db/client';
 import { ensureReferenceData } from '../src/db/reference-data/ensure-reference-data';
 import { findFreePort } from './free-port';
-import { quoteIdent, withClient, withDatabase } from './pg-admin';
+import { ensureTestAppRole, quoteIdent, TEST_APP_ROLE, withClient, withDatabase } from './pg-admin';
 
 export type TestDatabaseContext = {
-  /** A superuser URL to the server's maintenance database (`postgres`). */
+  /**
+   * A superuser URL to the server's maintenance database (`postgres`); the superuser owns the tables it migrates.
+   * The app's role is TEST_APP_ROLE (test/pg-admin.ts).
+   */
   adminUrl: string;
   /** A migrated database that each test file clones. */
   templateDatabase: string;
@@ -91,7 +94,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   try {
     await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${quoteIdent(templateDatabase)}`));
-    await runMigrations(withDatabase(adminUrl, templateDatabase));
+    // the app runs as a role that owns no table on both lanes (ADR 0015): the whole suite proves its grants suffice
+    await ensureTestAppRole(adminUrl);
+    await runMigrations(withDatabase(adminUrl, templateDatabase), { appRole: TEST_APP_ROLE });
     // the bundled lists and areas go into the template once, so every cloned test database has them
     const pool = createPool(withDatabase(adminUrl, templateDatabase), { logger: quietLogger });
     try {

@@ -26,9 +26,10 @@ describe('server test harness', () => {
   });
 
   it('should not show a table created in one database to another when both come from the template', async () => {
-    await a.pool.query('CREATE TABLE harness_probe (note text NOT NULL)');
-    await a.pool.query("INSERT INTO harness_probe (note) VALUES ('随访记录')");
-    const { rows } = await a.pool.query<{ note: string }>('SELECT note FROM harness_probe');
+    // the owner creates it: the app's role may not create tables (ADR 0015)
+    await a.ownerPool().query('CREATE TABLE harness_probe (note text NOT NULL)');
+    await a.ownerPool().query("INSERT INTO harness_probe (note) VALUES ('随访记录')");
+    const { rows } = await a.ownerPool().query<{ note: string }>('SELECT note FROM harness_probe');
     expect(rows).toEqual([{ note: '随访记录' }]);
     const { rows: other } = await b.pool.query<{ t: string | null }>("SELECT to_regclass('harness_probe')::text AS t");
     expect(other[0]?.t).toBeNull();
@@ -46,9 +47,9 @@ describe('server test harness', () => {
       expect(rows[0]?.n).toBe(0);
       return;
     }
-    const { rows: applied } = await a.pool.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations',
-    );
+    const { rows: applied } = await a
+      .ownerPool()
+      .query<{ n: number }>('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations');
     expect(applied[0]?.n).toBe(entries);
   });
 

@@ -10,6 +10,9 @@ describe('loadConfig', () => {
       port: 3000,
       dataDir: '/srv/registry/.data',
       databaseUrl: undefined,
+      databaseOwnerUrl: undefined,
+      databaseReplicaUrl: undefined,
+      databaseAppRole: undefined,
       embeddedPgPort: 54329,
       captchaEnabled: true,
       smsLoginEnabled: true,
@@ -91,6 +94,23 @@ describe('loadConfig', () => {
     for (const name of ['PORT', 'CAPTCHA_ENABLED', 'DATABASE_URL', 'SESSION_IDLE_MINUTES'])
       expect(message).toContain(name);
     expect((error as ConfigError).problems).toHaveLength(4);
+  });
+
+  it('should read the owner, replica and app role settings and refuse a bad role name or URL by name', () => {
+    const c = loadConfig({
+      DATABASE_URL: 'postgres://app@db/r',
+      DATABASE_OWNER_URL: 'postgres://owner@db/r',
+      DATABASE_REPLICA_URL: 'postgresql://reader@replica/r',
+      DATABASE_APP_ROLE: 'registry_app2',
+    });
+    expect(c).toMatchObject({
+      databaseUrl: 'postgres://app@db/r',
+      databaseOwnerUrl: 'postgres://owner@db/r',
+      databaseReplicaUrl: 'postgresql://reader@replica/r',
+      databaseAppRole: 'registry_app2',
+    });
+    expect(() => loadConfig({ DATABASE_APP_ROLE: 'app; drop role x' })).toThrow(/DATABASE_APP_ROLE=.*角色名/);
+    expect(() => loadConfig({ DATABASE_OWNER_URL: 'mysql://x' })).toThrow(/DATABASE_OWNER_URL=.*postgres:\/\//);
   });
 
   it('should treat an empty DATABASE_URL as unset', () => {

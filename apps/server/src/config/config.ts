@@ -43,16 +43,28 @@ const optionalText = () =>
     .string()
     .optional()
     .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const pgUrl = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()))
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), '应以 postgres:// 或 postgresql:// 开头');
 
 const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: int(3000, 0, 65535),
   DATA_DIR: z.string().min(1).default('./.data'),
-  DATABASE_URL: z
+  DATABASE_URL: pgUrl(),
+  DATABASE_OWNER_URL: pgUrl(),
+  DATABASE_REPLICA_URL: pgUrl(),
+  DATABASE_APP_ROLE: z
     .string()
     .optional()
     .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()))
-    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), '应以 postgres:// 或 postgresql:// 开头'),
+    .refine(
+      (v) => v === undefined || /^[a-z_][a-z0-9_]{0,62}$/.test(v),
+      '应为小写字母、数字或下划线组成的角色名（最多 63 个字符，不以数字开头）',
+    ),
   EMBEDDED_PG_PORT: int(54329, 1, 65535),
   CAPTCHA_ENABLED: bool(true),
   SMS_LOGIN_ENABLED: bool(true),
@@ -156,7 +168,20 @@ export type AppConfig = {
   host: string;
   port: number;
   dataDir: string;
+  /** The app's own connection (DATABASE_URL): a role that owns no table (ADR 0015); unset = the embedded database. */
   databaseUrl: string | undefined;
+  /**
+   * The owner's connection the migrations run as (DATABASE_OWNER_URL); undefined = DATABASE_URL, the app then runs as
+   * the owner (a warning at start). Ignored on the embedded database, whose superuser migrates.
+   */
+  databaseOwnerUrl: string | undefined;
+  /** A read-only replica for exports and analysis reads (DATABASE_REPLICA_URL); undefined = the primary. */
+  databaseReplicaUrl: string | undefined;
+  /**
+   * The app's role (DATABASE_APP_ROLE): on the embedded database the role created for the app (default
+   * `registry_app`); on an external one the role granted to after migrations (default: DATABASE_URL's user).
+   */
+  databaseAppRole: string | undefined;
   embeddedPgPort: number;
   captchaEnabled: boolean;
   smsLoginEnabled: boolean;
@@ -231,6 +256,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databaseOwnerUrl: e.DATABASE_OWNER_URL,
+    databaseReplicaUrl: e.DATABASE_REPLICA_URL,
+    databaseAppRole: e.DATABASE_APP_ROLE,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     captchaEnabled: e.CAPTCHA_ENABLED,
     smsLoginEnabled: e.SMS_LOGIN_ENABLED,

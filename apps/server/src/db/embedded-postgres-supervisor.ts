@@ -91,6 +91,7 @@ export async function superviseEmbeddedPostgres(
 
   return {
     connectionString: current.connectionString,
+    appConnectionString: current.appConnectionString,
     adminConnectionString: current.adminConnectionString,
     port: current.port,
     dataDir: current.dataDir,

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../test/free-port';
 import {
+  appPasswordFilePath,
   DEFAULT_EMBEDDED_PG_SYSTEM_USER,
   passwordFilePath,
   startEmbeddedPostgres,
@@ -74,6 +75,59 @@ const systemPostgresTrusts = await query('postgres://postgres@127.0.0.1:5432/pos
   () => true,
   () => false,
 );
+
+describe('the app role of the embedded database', () => {
+  let root: string;
+  const started: EmbeddedPostgres[] = [];
+  afterAll(async () => {
+    await Promise.all(started.map((s) => s.stop()));
+    if (root) await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it('should create it with a private generated password, connect the app as it, and narrow it again at each start', async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'registry-epg-role-'));
+    await fs.chmod(root, 0o755);
+    const dataDir = path.join(root, 'pg');
+    const port = await findFreePort();
+    const start = async () => {
+      const s = await startEmbeddedPostgres({
+        dataDir,
+        port,
+        appRole: 'registry_app_t',
+        logger: recordingLogger().logger,
+      });
+      started.push(s);
+      return s;
+    };
+    let pgServer = await start();
+    const file = appPasswordFilePath(dataDir);
+    expect(path.dirname(file)).toBe(root);
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+    const password = (await fs.readFile(file, 'utf8')).trim();
+    expect(new URL(pgServer.appConnectionString).username).toBe('registry_app_t');
+    expect(decodeURIComponent(new URL(pgServer.appConnectionString).password)).toBe(password);
+    const who = async () =>
+      (
+        await query<{ user: string; superuser: boolean }>(
+          pgServer.appConnectionString,
+          'SELECT current_user AS user, rolsuper AS superuser FROM pg_roles WHERE rolname = current_user',
+        )
+      )[0];
+    expect(await who()).toEqual({ user: 'registry_app_t', superuser: false });
+
+    // someone widens the role by hand; the next start narrows it and keeps the password
+    await query(pgServer.adminConnectionString, 'ALTER ROLE registry_app_t SUPERUSER CREATEROLE');
+    await pgServer.stop();
+    pgServer = await start();
+    expect((await fs.readFile(file, 'utf8')).trim()).toBe(password);
+    expect(await who()).toEqual({ user: 'registry_app_t', superuser: false });
+    const [role] = await query<{ rolcreaterole: boolean }>(
+      pgServer.adminConnectionString,
+      "SELECT rolcreaterole FROM pg_roles WHERE rolname = 'registry_app_t'",
+    );
+    expect(role?.rolcreaterole).toBe(false);
+  });
+});
 
 describe('startEmbeddedPostgres', () => {
   let root: string;

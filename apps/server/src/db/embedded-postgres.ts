@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -45,13 +46,21 @@ export type EmbeddedPostgresOptions = {
    * is also initialised without syncing: for throw-away test clusters only, never for real data.
    */
   settings?: Readonly<Record<string, string>>;
+  /**
+   * The role the app connects as (ADR 0015): created (login, no superuser, no CREATEDB/CREATEROLE) when missing, its
+   * password generated once and kept beside the superuser's (`appPasswordFilePath`), set again at every start.
+   * Unset: no app role (`appConnectionString` is the superuser's).
+   */
+  appRole?: string;
 };
 
 export type EmbeddedPostgresExit = { code: number | null; signal: string | null; expected: boolean };
 
 export type EmbeddedPostgres = {
-  /** To the application database. */
+  /** To the application database, as the superuser: the owner of the tables, who migrates. */
   connectionString: string;
+  /** To the application database, as the app role (the superuser's when no `appRole` was asked for). */
+  appConnectionString: string;
   /** To the `postgres` maintenance database. */
   adminConnectionString: string;
   port: number;
@@ -63,6 +72,8 @@ export type EmbeddedPostgres = {
 export const DEFAULT_EMBEDDED_PG_PORT = 54329;
 export const DEFAULT_EMBEDDED_PG_DATABASE = 'registry';
 export const DEFAULT_EMBEDDED_PG_SYSTEM_USER = 'registry-pg';
+/** The role the app connects as on the embedded database (DATABASE_APP_ROLE overrides it). */
+export const DEFAULT_APP_ROLE = 'registry_app';
 const READY_TIMEOUT_MS = 30_000;
 const STOP_FAST_TIMEOUT_MS = 10_000;
 const STOP_IMMEDIATE_TIMEOUT_MS = 5_000;
@@ -94,8 +105,8 @@ function forwardLogs(
   stream.on('end', () => emit(buffered));
 }
 
-function connectionUrl(port: number, password: string, database: string): string {
-  return `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+function connectionUrl(port: number, password: string, database: string, user = SUPERUSER): string {
+  return `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
 }
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -205,6 +216,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   };
 
   const adminConnectionString = connectionUrl(port, password, 'postgres');
+  let appPassword: string | undefined;
   try {
     await waitUntilReady(adminConnectionString, dataDir, port, async () => {
       if (!hasExited) return null;
@@ -212,6 +224,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       return problems.join('\n');
     });
     await ensureDatabase(adminConnectionString, database);
+    if (opts.appRole) appPassword = await ensureAppRole(adminConnectionString, opts.appRole, dataDir);
   } catch (err) {
     await stop();
     throw err;
@@ -220,6 +233,10 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
 
   return {
     connectionString: connectionUrl(port, password, database),
+    appConnectionString:
+      opts.appRole && appPassword
+        ? connectionUrl(port, appPassword, database, opts.appRole)
+        : connectionUrl(port, password, database),
     adminConnectionString,
     port,
     dataDir,
@@ -299,6 +316,48 @@ async function ensureDatabase(adminConnectionString: string, database: string): 
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The app's login role (roles are cluster-wide; the name is configurable, DATABASE_APP_ROLE): created when missing,
+ * its attributes and password (generated once, kept in a 0600 file under DATA_DIR) set at every start, so a role
+ * someone widened by hand is narrowed again. Its grants come from the migrations (`registry_grant_app_role`).
+ */
+async function ensureAppRole(adminConnectionString: string, role: string, dataDir: string): Promise<string> {
+  const file = appPasswordFilePath(dataDir);
+  let password: string;
+  try {
+    password = (await fs.readFile(file, 'utf8')).trim();
+  } catch {
+    password = randomBytes(24).toString('base64url');
+    await fs.writeFile(file, password, { mode: 0o600 });
+  }
+  const client = new pg.Client({ connectionString: adminConnectionString });
+  client.on('error', () => undefined); // the query under way fails with the same error
+  await client.connect();
+  try {
+    const attributes = 'LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS NOINHERIT';
+    const secret = client.escapeLiteral(password);
+    const { rowCount } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+    if (!rowCount) {
+      try {
+        await client.query(`CREATE ROLE ${quoteIdent(role)} ${attributes} PASSWORD ${secret}`);
+      } catch (err) {
+        // 42710 duplicate_object: created concurrently
+        if ((err as { code?: string }).code !== '42710') throw err;
+      }
+    }
+    await client.query(`ALTER ROLE ${quoteIdent(role)} ${attributes} PASSWORD ${secret}`);
+  } finally {
+    await client.end();
+  }
+  return password;
+}
+
+/** Path of the file holding the app role's generated password: a sibling of the data directory, under DATA_DIR. */
+export function appPasswordFilePath(dataDir: string): string {
+  const resolved = path.resolve(dataDir);
+  return path.join(path.dirname(resolved), `${path.basename(resolved)}.app-password`);
 }
 
 export { DataDirectoryInUseError, passwordFilePath, resolveBinDir } from './embedded-postgres-cluster';

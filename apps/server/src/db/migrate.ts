@@ -41,7 +41,20 @@ export type MigrationLogger = { info(msg: string): void; warn(msg: string): void
  */
 export async function runMigrations(
   connectionString: string,
-  opts: { migrationsFolder?: string; logger?: MigrationLogger; jobQueue?: boolean; jobQueueGrantTo?: string } = {},
+  opts: {
+    migrationsFolder?: string;
+    logger?: MigrationLogger;
+    /** Install or upgrade pg-boss's schema and queues (default true; ADR 0014). */
+    jobQueue?: boolean;
+    /** The role granted the job queue's tables (default `appRole`). */
+    jobQueueGrantTo?: string;
+    /**
+     * The role the app connects as (ADR 0015): after the migrations, its grants are rebuilt by
+     * `registry_grant_app_role` (migration app_role_grants), so tables added by any migration are covered. Unset when
+     * the app connects as the owner itself.
+     */
+    appRole?: string;
+  } = {},
 ): Promise<void> {
   const migrationsFolder = opts.migrationsFolder ?? resolveMigrationsFolder();
   if (!existsSync(path.join(migrationsFolder, JOURNAL))) {
@@ -63,11 +76,15 @@ export async function runMigrations(
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       await migrate(drizzle({ client }), { migrationsFolder });
-      if (opts.jobQueue !== false) await installJobQueueSchema(connectionString, { grantTo: opts.jobQueueGrantTo });
+      if (opts.appRole) await client.query('SELECT registry_grant_app_role($1)', [opts.appRole]);
+      if (opts.jobQueue !== false)
+        await installJobQueueSchema(connectionString, { grantTo: opts.jobQueueGrantTo ?? opts.appRole });
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
-    opts.logger?.info(`migrations applied from ${migrationsFolder}`);
+    opts.logger?.info(
+      `migrations applied from ${migrationsFolder}${opts.appRole ? `; grants of app role ${opts.appRole} ensured` : ''}`,
+    );
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -64,3 +64,17 @@ export function fileTooLargeMessage(maxBytes: number): string {
   const shown = Number.isInteger(mb) ? String(mb) : mb < 1 ? mb.toFixed(2) : mb.toFixed(1);
   return `文件大小超过限制（最大 ${shown} MB）`;
 }
+
+/**
+ * Whether `err` (or one of its causes: Drizzle wraps the driver's errors) is PostgreSQL's unique violation (23505) of
+ * the index or constraint `constraint`: a service's own check passed, and a concurrent request took the value first.
+ */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
+  let cur: unknown = err;
+  for (let depth = 0; depth < 5 && cur && typeof cur === 'object'; depth++) {
+    const e = cur as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (e.code === '23505') return e.constraint === constraint;
+    cur = e.cause;
+  }
+  return false;
+}

@@ -22,7 +22,7 @@ let report: BenchSeedReport;
 beforeAll(async () => {
   t = await createBareTestApp();
   keys = await resolvePhiKeys(t.config);
-  report = await seedBench(t.database.pool, keys, { patients: 50, today: TODAY, batchSize: 20 });
+  report = await seedBench(t.database.ownerPool(), keys, { patients: 50, today: TODAY, batchSize: 20 });
 });
 
 afterAll(async () => {
@@ -92,7 +92,7 @@ describe('seedBench', () => {
     expect(created.statusCode).toBe(200);
     expect(created.json<{ data: { patientNo: string } }>().data.patientNo).toBe('C02-0051');
 
-    const again = await seedBench(t.database.pool, keys, { patients: 5, today: TODAY, seed: 7 });
+    const again = await seedBench(t.database.ownerPool(), keys, { patients: 5, today: TODAY, seed: 7 });
     expect(again).toMatchObject({ firstSeq: 52, lastSeq: 56 });
     expect(again.project.projectId).toBe(report.project.projectId);
     const page = await t.api({ method: 'POST', url: '/patient-info/page', token, payload: { current: 1, size: 5 } });

@@ -29,7 +29,8 @@ export const projects = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('projects_tenant_code_uq').on(t.tenantId, t.code),
+    // a code is unique within its tenant whatever its letters' case ('HF-REG' and 'hf-reg' are one code)
+    uniqueIndex('projects_tenant_code_ci_uq').on(t.tenantId, sql`lower(${t.code})`),
     index('projects_tenant_parent_idx').on(t.tenantId, t.parentId),
     index('projects_tenant_owner_idx').on(t.tenantId, t.ownerId),
     check('projects_status_ck', sql`${t.status} in ('draft', 'active', 'locked', 'archived')`),
@@ -91,7 +92,8 @@ export const centers = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('centers_project_code_uq').on(t.tenantId, t.projectId, t.code),
+    // a center code is unique within its project whatever its letters' case
+    uniqueIndex('centers_project_code_ci_uq').on(t.tenantId, t.projectId, sql`lower(${t.code})`),
     index('centers_tenant_project_idx').on(t.tenantId, t.projectId),
     check('centers_status_ck', sql`${t.status} in ('active', 'closed')`),
   ],

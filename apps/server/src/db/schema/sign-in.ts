@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { tenants, users } from './identity';
 
@@ -98,7 +109,11 @@ export const smsCodes = pgTable(
   (t) => [index('sms_codes_phone_idx').on(t.phone, t.createdAt)],
 );
 
-/** What the default SMS provider "sent": read by operators and tests instead of a real gateway. */
+/**
+ * Every text message the server sends, written before it goes out. `sent_at` is set when a gateway has handed the
+ * message over (modules/auth/sms-provider.ts); the outbox provider of development never sends, so its rows keep it
+ * null and are read by operators and tests instead.
+ */
 export const smsOutbox = pgTable(
   'sms_outbox',
   {
@@ -106,6 +121,7 @@ export const smsOutbox = pgTable(
     phone: text('phone').notNull(),
     message: text('message').notNull(),
     createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [index('sms_outbox_phone_idx').on(t.phone, t.createdAt)],
 );
@@ -123,4 +139,21 @@ export const qrLogins = pgTable(
     createdAt: createdAt(),
   },
   (t) => [check('qr_logins_state_ck', sql`${t.state} in ('pending', 'scanned', 'confirmed', 'expired')`)],
+);
+
+/**
+ * The per-route, per-IP request counters of @fastify/rate-limit (src/plugins/rate-limit-store.ts), shared by every
+ * instance on the database: a limit holds whichever instance the requests reach. One row per key and window; rows
+ * whose window has passed are deleted by the store itself, so the table holds only the keys of the last window.
+ */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    /** `<method><route>-<ip>`: the route's store prefix and the request's key. */
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    /** When the window ends (the database's clock, the same for every instance). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_hits_expires_idx').on(t.expiresAt)],
 );

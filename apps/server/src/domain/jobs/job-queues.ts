@@ -30,6 +30,7 @@ export const FOLLOWUP_REMINDER_QUEUE = 'followup-reminder';
 export const SIGN_IN_PURGE_QUEUE = 'auth.sign-in-purge';
 export const IDEMPOTENCY_CLEANUP_QUEUE = 'idempotency-cleanup';
 export const AUDIT_SEAL_QUEUE = 'audit-seal';
+export const SMS_DISPATCH_QUEUE = 'sms.dispatch';
 
 /** Housekeeping run on a schedule: a failed run is retried soon, and the next scheduled run comes anyway. */
 const HOUSEKEEPING = { retryLimit: 2, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 10 * 60 } as const;
@@ -39,4 +40,5 @@ export const JOB_QUEUES: readonly JobQueuePolicy[] = [
   { name: SIGN_IN_PURGE_QUEUE, ...HOUSEKEEPING },
   { name: IDEMPOTENCY_CLEANUP_QUEUE, ...HOUSEKEEPING },
   { name: AUDIT_SEAL_QUEUE, ...HOUSEKEEPING },
+  { name: SMS_DISPATCH_QUEUE, ...HOUSEKEEPING },
 ];

@@ -175,7 +175,7 @@ describe('PUT sys-user', () => {
   it('should roll the change back when the audit write fails', async () => {
     const user = await buildUser(t.db, h001, { name: '审计前' });
     const token = await t.login(user.username, user.password);
-    await t.database.pool.query(`
+    await t.database.ownerPool().query(`
       create function test_fail_audit() returns trigger language plpgsql as $$ begin raise exception 'audit store down'; end $$;
       create trigger test_fail_audit before insert on audit_events for each row execute function test_fail_audit();`);
     try {
@@ -184,15 +184,18 @@ describe('PUT sys-user', () => {
       expect(res.json<Body>()).toMatchObject({ status: 500, message: '服务器内部错误', data: null });
       expect(res.body).not.toContain('audit store down');
     } finally {
-      await t.database.pool.query('drop trigger test_fail_audit on audit_events; drop function test_fail_audit();');
+      await t.database
+        .ownerPool()
+        .query('drop trigger test_fail_audit on audit_events; drop function test_fail_audit();');
     }
     const [after] = await t.db.select().from(users).where(eq(users.id, user.id));
     expect(after?.name).toBe('审计前');
   });
 
-  it('should refuse to update or delete audit rows (append-only)', async () => {
-    await expect(t.database.pool.query('update audit_events set action = $1', ['x'])).rejects.toThrow(/append-only/);
-    await expect(t.database.pool.query('delete from audit_events')).rejects.toThrow(/append-only/);
+  it('should refuse to update or delete audit rows (append-only), even to the owner of the table', async () => {
+    const owner = t.database.ownerPool();
+    await expect(owner.query('update audit_events set action = $1', ['x'])).rejects.toThrow(/append-only/);
+    await expect(owner.query('delete from audit_events')).rejects.toThrow(/append-only/);
   });
 });
 

@@ -47,7 +47,8 @@ afterAll(async () => {
  * append-only triggers do not stop the statements.
  */
 async function tamper(statements: [string, unknown[]?][]) {
-  const client = await t.database.pool.connect();
+  // the owner (a superuser here): the app's own role may not switch triggers off (ADR 0015)
+  const client = await t.database.ownerPool().connect();
   try {
     await client.query('set session_replication_role = replica');
     for (const [statement, params] of statements) await client.query(statement, params ?? []);

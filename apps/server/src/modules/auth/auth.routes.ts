@@ -33,7 +33,7 @@ export function registerAuthRoutes(
   root: FastifyInstance,
   deps: {
     auth: AuthService;
-    /** Per IP: sign-in attempts and SMS requests. */
+    /** Per IP: sign-in attempts, SMS requests and the QR sign-in's scan and confirm. */
     loginRateLimit: LoginRateLimit;
     /** Per IP: captcha and QR images (each writes a row). */
     imageRateLimit: LoginRateLimit;
@@ -118,7 +118,7 @@ export function registerAuthRoutes(
     `${base}/qr-code/scan`,
     {
       schema: { body: qrConfirmRequest, response: okSchema(nullData) },
-      config: { permission: null, audit: NOT_AUDITED.qrScan },
+      config: { permission: null, rateLimit: deps.loginRateLimit, audit: NOT_AUDITED.qrScan },
     },
     async (request) => {
       await auth.qrScan(request.body.key);
@@ -130,7 +130,7 @@ export function registerAuthRoutes(
     `${base}/qr-code/confirm`,
     {
       schema: { body: qrConfirmRequest, response: okSchema(nullData) },
-      config: { permission: null, audit: ['login.qr.confirm'] },
+      config: { permission: null, rateLimit: deps.loginRateLimit, audit: ['login.qr.confirm'] },
     },
     async (request) => {
       await auth.qrConfirm(request.body.key, requireAuth(request), auditContext(request));

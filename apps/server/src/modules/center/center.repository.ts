@@ -41,6 +41,9 @@ export async function listCenters(
 
 export type CenterRow = Awaited<ReturnType<typeof listCenters>>[number];
 
+/** The unique index of a center's code in its project, whatever the case (a race past `findCenterByCode`). */
+export const CENTER_CODE_UNIQUE = 'centers_project_code_ci_uq';
+
 export async function findCenterByCode(db: Executor, scope: ProjectScope, code: string) {
   const [row] = await db
     .select({ id: centers.id })

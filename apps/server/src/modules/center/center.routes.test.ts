@@ -136,6 +136,32 @@ describe('POST/PUT project-center, close and reopen', () => {
     expect(dup.json<Body>().message).toBe('中心编码已存在');
   });
 
+  it('should create one center when codes differing only in case arrive at once, and answer 409 to the rest', async () => {
+    const codes = ['RC-1', 'rc-1', 'Rc-1', 'rC-1'];
+    const results = await Promise.all(
+      codes.map((code) =>
+        t.api({
+          method: 'POST',
+          url: '/project-center',
+          token: owner,
+          payload: { code, name: `并发${code}`, organisationId: secondOrgId },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
+    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json<Body>().message).toBe('中心编码已存在');
+    const created = await t.db.select().from(centers).where(eq(centers.projectId, hfId));
+    const same = created.filter((c) => c.code.toLowerCase() === 'rc-1');
+    expect(same).toHaveLength(1);
+    // the database itself holds the rule, whatever a caller checked before
+    const { id: _id, createdAt: _c, updatedAt: _u, ...row } = same[0]!;
+    await expect(
+      t.db.insert(centers).values({ ...row, code: 'RC-1'.toLowerCase() === row.code ? 'RC-1' : 'rc-1' }),
+    ).rejects.toMatchObject({
+      cause: { code: '23505', constraint: 'centers_project_code_ci_uq' },
+    });
+  });
+
   it('should refuse bad input with field paths and write nothing', async () => {
     const before = await countRows(t, 'centers');
     const res = await t.api({

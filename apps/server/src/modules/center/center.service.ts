@@ -1,7 +1,7 @@
 import type { CenterCreateRequest, CenterUpdateRequest, CenterVO } from '@registry/shared/contracts/center';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { AppError, ERROR_MESSAGES } from '../../lib/errors';
+import { AppError, ERROR_MESSAGES, isUniqueViolation } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
 import { MANAGE_MESSAGES as M } from '../../domain/messages/project-messages';
@@ -14,6 +14,7 @@ import {
   listCenters,
   updateCenterRow,
   type CenterRow,
+  CENTER_CODE_UNIQUE,
 } from './center.repository';
 import { presentCenter } from './center.presenter';
 
@@ -29,6 +30,12 @@ export type CenterService = ReturnType<typeof createCenterService>;
 
 export function createCenterService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
+
+  /** A code taken by a concurrent request after `findCenterByCode` (the database's index refuses it): the same 409. */
+  function codeTakenMeanwhile(err: unknown): never {
+    if (isUniqueViolation(err, CENTER_CODE_UNIQUE)) throw new AppError(409, M.centerCodeTaken);
+    throw err;
+  }
 
   /** A center the scope may see, else 404 exactly like a missing one. */
   async function visibleCenter(scope: ProjectScope, id: string): Promise<CenterRow> {
@@ -67,30 +74,32 @@ export function createCenterService(deps: { db: Db; clock: Clock }) {
       await checkLead(scope, input.leadUserId);
       if (await findCenterByCode(db, scope, input.code)) throw new AppError(409, M.centerCodeTaken);
       const now = clock.now();
-      const id = await db.transaction(async (tx) => {
-        const row = await insertCenterRow(tx, {
-          tenantId: scope.tenantId,
-          projectId: scope.rootProjectId,
-          organisationId: input.organisationId,
-          code: input.code,
-          name: input.name,
-          leadUserId: input.leadUserId ?? null,
-          createdAt: now,
-          updatedAt: now,
-        });
-        await audit(
-          tx,
-          ctx,
-          {
-            action: 'center.create',
-            entityType: 'center',
-            entityId: row.id,
-            newValue: { projectId: scope.rootProjectId, ...input, leadUserId: input.leadUserId ?? null },
-          },
-          now,
-        );
-        return row.id;
-      });
+      const id = await db
+        .transaction(async (tx) => {
+          const row = await insertCenterRow(tx, {
+            tenantId: scope.tenantId,
+            projectId: scope.rootProjectId,
+            organisationId: input.organisationId,
+            code: input.code,
+            name: input.name,
+            leadUserId: input.leadUserId ?? null,
+            createdAt: now,
+            updatedAt: now,
+          });
+          await audit(
+            tx,
+            ctx,
+            {
+              action: 'center.create',
+              entityType: 'center',
+              entityId: row.id,
+              newValue: { projectId: scope.rootProjectId, ...input, leadUserId: input.leadUserId ?? null },
+            },
+            now,
+          );
+          return row.id;
+        })
+        .catch(codeTakenMeanwhile);
       return reload(scope, id);
     },
 
@@ -114,18 +123,20 @@ export function createCenterService(deps: { db: Db; clock: Clock }) {
       }
       if (Object.keys(set).length > 0) {
         const now = clock.now();
-        await db.transaction(async (tx) => {
-          await updateCenterRow(tx, scope, before.id, { ...set, updatedAt: now });
-          const oldValue: Record<string, unknown> = {};
-          const old = auditValues(before);
-          for (const k of Object.keys(set) as (keyof typeof set)[]) oldValue[k] = old[k];
-          await audit(
-            tx,
-            ctx,
-            { action: 'center.update', entityType: 'center', entityId: before.id, oldValue, newValue: set },
-            now,
-          );
-        });
+        await db
+          .transaction(async (tx) => {
+            await updateCenterRow(tx, scope, before.id, { ...set, updatedAt: now });
+            const oldValue: Record<string, unknown> = {};
+            const old = auditValues(before);
+            for (const k of Object.keys(set) as (keyof typeof set)[]) oldValue[k] = old[k];
+            await audit(
+              tx,
+              ctx,
+              { action: 'center.update', entityType: 'center', entityId: before.id, oldValue, newValue: set },
+              now,
+            );
+          })
+          .catch(codeTakenMeanwhile);
       }
       return reload(scope, before.id);
     },

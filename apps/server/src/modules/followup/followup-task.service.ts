@@ -94,8 +94,15 @@ function worklistFilter(scope: ProjectScope, q: FilterInput & { state?: PageInpu
 }
 
 /** The follow-up worklist (`/followup/list`) and the home page's figures. */
-export function createFollowupTaskService(deps: { db: Db; clock: Clock; keys: PhiKeys }) {
+export function createFollowupTaskService(deps: {
+  db: Db;
+  /** Where the export reads its rows: the read replica when there is one (ADR 0015), else `db`. */
+  readDb?: Db;
+  clock: Clock;
+  keys: PhiKeys;
+}) {
   const { db, clock, keys } = deps;
+  const readDb = deps.readDb ?? db;
   const today = () => shanghaiDate(clock.now());
 
   return {
@@ -157,17 +164,21 @@ export function createFollowupTaskService(deps: { db: Db; clock: Clock; keys: Ph
       return { count: changed };
     },
 
-    /** The filtered worklist as an Excel file, at most TASK_EXPORT_MAX_ROWS rows, audited as an export. */
+    /**
+     * The filtered worklist as an Excel file, at most TASK_EXPORT_MAX_ROWS rows, audited as an export. The rows come
+     * from the read replica (a task changed a moment ago may show its state of a moment ago: replication lag); the
+     * scope (who may see what) and the audit event from the primary.
+     */
     async export(auth: AuthContext, q: ExportInput, ctx: AuditContext) {
       const scope = await requireProjectScope(db, auth);
       const pii = hasPii(scope);
       const day = today();
       const filter = worklistFilter(scope, q);
       const now = clock.now();
+      const found = (await listTasks(readDb, scope, filter, day, TASK_EXPORT_MAX_ROWS)).map((r) =>
+        presentTask(r, keys, pii),
+      );
       const rows: TaskListItem[] = await db.transaction(async (tx) => {
-        const found = (await listTasks(tx, scope, filter, day, TASK_EXPORT_MAX_ROWS)).map((r) =>
-          presentTask(r, keys, pii),
-        );
         // the keyword may be a patient's name or phone: the permanent trail says only that one was used
         const { piiSearch: _n, keyword, ...rest } = filter;
         const shown = keyword ? { ...rest, keyword: '（已隐去）' } : rest;

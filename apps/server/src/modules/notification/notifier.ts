@@ -61,7 +61,9 @@ export function isTransactionalSms(provider: SmsProvider): provider is SmsProvid
 export function createSmsNotifier(deps: { sms: SmsProvider; now: () => Date }): Notifier {
   const write: TransactionalSms['sendInTransaction'] = isTransactionalSms(deps.sms)
     ? (tx, phone, text) => (deps.sms as SmsProvider & TransactionalSms).sendInTransaction(tx, phone, text)
-    : (tx, phone, text) => insertSmsOutbox(tx, { phone, message: text, createdAt: deps.now() });
+    : async (tx, phone, text) => {
+        await insertSmsOutbox(tx, { phone, message: text, createdAt: deps.now() });
+      };
   return {
     async notify(tx, messages) {
       if (messages.length === 0) return;

@@ -591,9 +591,9 @@ describe('POST patient-import/commit', () => {
 
   it('should roll everything back when the database refuses a row in the middle of the commit', async () => {
     // a rule the checks do not know: two patients of a project may not share a name
-    await t.database.pool.query(
-      'create unique index import_test_name_uq on patients (project_id, name) where deleted_at is null',
-    );
+    await t.database
+      .ownerPool()
+      .query('create unique index import_test_name_uq on patients (project_id, name) where deleted_at is null');
     try {
       const before = await snapshot();
       const res = await upload(
@@ -609,7 +609,7 @@ describe('POST patient-import/commit', () => {
       expect(res.json<Body>().message).toBe('导入时发现与他人同时录入的数据冲突，未写入任何数据，请重新检查后再导入');
       expect(await snapshot()).toEqual(before);
     } finally {
-      await t.database.pool.query('drop index import_test_name_uq');
+      await t.database.ownerPool().query('drop index import_test_name_uq');
     }
   });
 

@@ -13,7 +13,10 @@ let owner: ProjectScope;
 
 beforeAll(async () => {
   t = await createBareTestApp();
-  bench = await seedBench(t.database.pool, await resolvePhiKeys(t.config), { patients: 60, today: '2026-11-24' });
+  bench = await seedBench(t.database.ownerPool(), await resolvePhiKeys(t.config), {
+    patients: 60,
+    today: '2026-11-24',
+  });
   owner = {
     tenantId: bench.project.tenantId,
     userId: bench.project.ownerId,
@@ -36,7 +39,7 @@ describe('pagePatients totals', () => {
   });
 
   it('should answer the planner’s estimate, never below the cap, when more rows match than the cap', async () => {
-    await t.database.pool.query('analyze patients');
+    await t.database.ownerPool().query('analyze patients'); // the owner: the app's role may not analyze
     const page = await pagePatients(t.db, owner, { piiSearch: true }, { current: 1, size: 10, countCap: 20 });
     expect(page.totalExact).toBe(false);
     expect(page.total).toBeGreaterThanOrEqual(21);

@@ -15,6 +15,9 @@ import {
 } from '../../db/schema';
 import { pageTotal } from '../../lib/page-total';
 
+/** The unique index of a project's code in its tenant, whatever the case (a race past `findProjectByCode`). */
+export const PROJECT_CODE_UNIQUE = 'projects_tenant_code_ci_uq';
+
 export async function findProjectByCode(db: Executor, tenantId: string, code: string) {
   const [row] = await db
     .select({ id: projects.id })

@@ -142,6 +142,24 @@ describe('POST web-project', () => {
     expect(res.json<Body>().message).toBe('项目编码已存在');
   });
 
+  it('should create one project when codes differing only in case arrive at once, and answer 409 to the rest', async () => {
+    const codes = ['RACE-P1', 'race-p1', 'Race-P1', 'rACE-p1'];
+    const results = await Promise.all(codes.map((code) => create(owner, { code, name: `并发${code}` })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
+    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json<Body>().message).toBe('项目编码已存在');
+    const { rows } = await t.database.pool.query("select code from projects where lower(code) = 'race-p1'");
+    expect(rows).toHaveLength(1);
+    // the database itself holds the rule, whatever a caller checked before
+    const [first] = await t.db
+      .select()
+      .from(projects)
+      .where(eq(projects.code, rows[0]?.code as string));
+    const copy = { tenantId: first!.tenantId, ownerId: first!.ownerId, code: 'race-P1', name: '直接写入' };
+    await expect(t.db.insert(projects).values(copy)).rejects.toMatchObject({
+      cause: { code: '23505', constraint: 'projects_tenant_code_ci_uq' },
+    });
+  });
+
   it('should refuse 403 when a tenant member without project.create creates a top-level project', async () => {
     const res = await create(entry, { code: 'X-1', name: '无权' });
     expect(res.statusCode).toBe(403);

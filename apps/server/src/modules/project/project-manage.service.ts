@@ -20,7 +20,7 @@ import { PERMISSIONS } from '@registry/shared/permissions';
 import { BUILT_IN_ROLES } from '@registry/shared/roles';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { AppError, ERROR_MESSAGES } from '../../lib/errors';
+import { AppError, ERROR_MESSAGES, isUniqueViolation } from '../../lib/errors';
 import { audit, type AuditContext } from '../../plugins/audit';
 import type { AuthContext } from '../auth/session.service';
 import { listProjectRoles } from '../../domain/membership/membership.repository';
@@ -47,6 +47,7 @@ import {
   updateChildrenStatus,
   updateProject,
   type JoinRequestRow,
+  PROJECT_CODE_UNIQUE,
 } from './project-manage.repository';
 import {
   findAssignableRole,
@@ -128,6 +129,12 @@ export function createProjectManageService(deps: { db: Db; clock: Clock; project
     if (taken && taken.id !== exceptId) throw new AppError(409, M.projectCodeTaken);
   }
 
+  /** A code taken by a concurrent request after `ensureCodeFree` (the database's index refuses it): the same 409. */
+  function codeTakenMeanwhile(err: unknown): never {
+    if (isUniqueViolation(err, PROJECT_CODE_UNIQUE)) throw new AppError(409, M.projectCodeTaken);
+    throw err;
+  }
+
   async function decidable(auth: AuthContext, id: string) {
     const request = isUuid(id) ? await findJoinRequest(db, auth.tenantId, id) : undefined;
     if (!request) throw new AppError(404, M.joinRequestNotFound);
@@ -151,59 +158,61 @@ export function createProjectManageService(deps: { db: Db; clock: Clock; project
       }
       await ensureCodeFree(auth, input.code);
       const now = clock.now();
-      const created = await db.transaction(async (tx) => {
-        if (!parentId) await quota(tx, { tenantId: auth.tenantId, tenantType: auth.tenantType });
-        const project = await insertProject(tx, {
-          tenantId: auth.tenantId,
-          parentId,
-          code: input.code,
-          name: input.name,
-          diseaseArea: input.diseaseArea ?? null,
-          description: input.description ?? null,
-          status: input.status,
-          ownerId: auth.userId,
-          createdAt: now,
-          updatedAt: now,
-        });
-        let centerId: string | null = null;
-        if (!parentId) {
-          const ownerRole = await builtInRoleIdOf(tx, BUILT_IN_ROLES.projectOwner.code);
-          if (!ownerRole) throw new Error('built-in role project_owner missing');
-          await insertMember(tx, {
+      const created = await db
+        .transaction(async (tx) => {
+          if (!parentId) await quota(tx, { tenantId: auth.tenantId, tenantType: auth.tenantType });
+          const project = await insertProject(tx, {
             tenantId: auth.tenantId,
-            projectId: project.id,
-            userId: auth.userId,
-            roleId: ownerRole,
-            centerId: null,
+            parentId,
+            code: input.code,
+            name: input.name,
+            diseaseArea: input.diseaseArea ?? null,
+            description: input.description ?? null,
+            status: input.status,
+            ownerId: auth.userId,
+            createdAt: now,
+            updatedAt: now,
           });
-          const org = await homeOrganisationOf(tx, auth.tenantId, auth.userId);
-          if (org) {
-            const center = await insertCenter(tx, {
+          let centerId: string | null = null;
+          if (!parentId) {
+            const ownerRole = await builtInRoleIdOf(tx, BUILT_IN_ROLES.projectOwner.code);
+            if (!ownerRole) throw new Error('built-in role project_owner missing');
+            await insertMember(tx, {
               tenantId: auth.tenantId,
               projectId: project.id,
-              organisationId: org.id,
-              code: 'C01',
-              name: org.name,
-              isDefault: true,
-              createdAt: now,
-              updatedAt: now,
+              userId: auth.userId,
+              roleId: ownerRole,
+              centerId: null,
             });
-            centerId = center.id;
+            const org = await homeOrganisationOf(tx, auth.tenantId, auth.userId);
+            if (org) {
+              const center = await insertCenter(tx, {
+                tenantId: auth.tenantId,
+                projectId: project.id,
+                organisationId: org.id,
+                code: 'C01',
+                name: org.name,
+                isDefault: true,
+                createdAt: now,
+                updatedAt: now,
+              });
+              centerId = center.id;
+            }
           }
-        }
-        await audit(
-          tx,
-          ctx,
-          {
-            action: 'project.create',
-            entityType: 'project',
-            entityId: project.id,
-            newValue: { ...projectValues(project), defaultCenterId: centerId },
-          },
-          now,
-        );
-        return project;
-      });
+          await audit(
+            tx,
+            ctx,
+            {
+              action: 'project.create',
+              entityType: 'project',
+              entityId: project.id,
+              newValue: { ...projectValues(project), defaultCenterId: centerId },
+            },
+            now,
+          );
+          return project;
+        })
+        .catch(codeTakenMeanwhile);
       return presentManaged(created, auth.userId, BUILT_IN_ROLES.projectOwner.name);
     },
 
@@ -225,17 +234,19 @@ export function createProjectManageService(deps: { db: Db; clock: Clock; project
       const after = { ...before, ...set };
       if (Object.keys(set).length > 0) {
         const now = clock.now();
-        await db.transaction(async (tx) => {
-          await updateProject(tx, auth.tenantId, before.id, { ...set, updatedAt: now });
-          const oldValue: Record<string, unknown> = {};
-          for (const k of Object.keys(set) as (keyof typeof set)[]) oldValue[k] = before[k];
-          await audit(
-            tx,
-            ctx,
-            { action: 'project.update', entityType: 'project', entityId: before.id, oldValue, newValue: set },
-            now,
-          );
-        });
+        await db
+          .transaction(async (tx) => {
+            await updateProject(tx, auth.tenantId, before.id, { ...set, updatedAt: now });
+            const oldValue: Record<string, unknown> = {};
+            for (const k of Object.keys(set) as (keyof typeof set)[]) oldValue[k] = before[k];
+            await audit(
+              tx,
+              ctx,
+              { action: 'project.update', entityType: 'project', entityId: before.id, oldValue, newValue: set },
+              now,
+            );
+          })
+          .catch(codeTakenMeanwhile);
       }
       return presentManaged(after, auth.userId, rights.isOwner ? BUILT_IN_ROLES.projectOwner.name : '项目成员');
     },
