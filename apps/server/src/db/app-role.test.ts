@@ -69,17 +69,26 @@ describe('the app database role', () => {
     await expect(database.pool.query('SELECT count(*) FROM patients')).resolves.toBeDefined();
   });
 
-  it('should give an append-only table that a later migration adds read and insert only', async () => {
-    // the sealing tables another migration adds: the grants follow by name whenever the function runs after it
+  it("should give the audit trail's tables read and insert only, and a table a later migration adds row rights", async () => {
     const owner = database.ownerPool();
-    await owner.query('CREATE TABLE audit_seals (id bigint PRIMARY KEY, note text)');
     await owner.query('CREATE TABLE app_role_plain (id bigint PRIMARY KEY)');
     await owner.query('SELECT registry_grant_app_role($1)', [TEST_APP_ROLE]);
-    await database.pool.query("INSERT INTO audit_seals VALUES (1, 'seal')");
-    await database.pool.query('INSERT INTO app_role_plain VALUES (1)');
-    expect((await database.pool.query('SELECT note FROM audit_seals')).rows).toEqual([{ note: 'seal' }]);
-    for (const statement of ["UPDATE audit_seals SET note = 'x'", 'DELETE FROM audit_seals', 'TRUNCATE audit_seals'])
+    for (const table of ['audit_events', 'audit_seals', 'audit_seal_heads']) {
+      const { rows } = await owner.query(
+        `SELECT has_table_privilege($1, $2, 'SELECT') AS s, has_table_privilege($1, $2, 'INSERT') AS i,
+                has_table_privilege($1, $2, 'UPDATE') AS u, has_table_privilege($1, $2, 'DELETE') AS d,
+                has_table_privilege($1, $2, 'TRUNCATE') AS t, has_table_privilege($1, $2, 'TRIGGER') AS g`,
+        [TEST_APP_ROLE, table],
+      );
+      expect(rows[0], table).toEqual({ s: true, i: true, u: false, d: false, t: false, g: false });
+    }
+    for (const statement of [
+      'UPDATE audit_seals SET mac = mac',
+      'DELETE FROM audit_seal_heads',
+      'TRUNCATE audit_seals',
+    ])
       expect((await refused(statement)).code, statement).toBe(INSUFFICIENT_PRIVILEGE);
+    await database.pool.query('INSERT INTO app_role_plain VALUES (1)');
     await expect(database.pool.query('DELETE FROM app_role_plain')).resolves.toMatchObject({ rowCount: 1 });
   });
 

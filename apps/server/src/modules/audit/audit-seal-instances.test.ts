@@ -129,7 +129,8 @@ describe('audit heads shared by several instances', () => {
     );
     const keep = seals.length - 2;
     const gone = seals.slice(keep).map((s) => Number(s.event_id));
-    const client = await a.database.pool.connect();
+    // the owner (a superuser here): the app's own role may not switch triggers off (ADR 0015)
+    const client = await a.database.ownerPool().connect();
     try {
       await client.query('set session_replication_role = replica');
       await client.query('delete from audit_events where id = any($1::bigint[])', [gone]);

@@ -8,6 +8,7 @@ import { seedReferenceData } from '../../db/seed';
 import { FOLLOWUP_REMINDER_QUEUE, JOB_QUEUES } from '../../domain/jobs/job-queues';
 import { createFakeClock } from '../../lib/clock';
 import { createTestDatabase, type TestDatabase } from '../../../test/db';
+import { TEST_APP_ROLE } from '../../../test/pg-admin';
 import { buildTenant, buildUser } from '../../../test/factories';
 import { buildReminderWorld } from '../../../test/reminder-factory';
 import { createInAppNotifier } from '../notification/notifier';
@@ -55,12 +56,12 @@ describe('the job queue schema', () => {
   });
 
   it('should refuse to start an app queue on a database without the schema (migrate: false)', async () => {
-    await database.pool.query('alter schema pgboss rename to pgboss_away');
+    await database.ownerPool().query('alter schema pgboss rename to pgboss_away');
     const jobs = createJobQueue({ pool: database.pool, db, clock: createFakeClock(), settings: FAST });
     try {
       await expect(jobs.start()).rejects.toThrow(/pg-boss is not installed/);
     } finally {
-      await database.pool.query('alter schema pgboss_away rename to pgboss');
+      await database.ownerPool().query('alter schema pgboss_away rename to pgboss');
     }
   });
 });
@@ -68,11 +69,11 @@ describe('the job queue schema', () => {
 describe('an app role that does not own the schema', () => {
   it('should run the listed queues with the rights the install step granted, and not create a queue of its own', async () => {
     const role = `jobs_app_${Math.random().toString(36).slice(2, 8)}`;
-    await database.pool.query(`create role ${role} login password 'app-pw'`);
-    await installJobQueueSchema(database.connectionString, { grantTo: role });
+    await database.ownerPool().query(`create role ${role} login password 'app-pw'`);
+    await installJobQueueSchema(database.ownerConnectionString, { grantTo: role });
     // what the app's own tables would get from the migrations that grant them (another change's work)
-    await database.pool.query(`grant select, insert, update on job_runs to ${role}`);
-    const url = new URL(database.connectionString);
+    await database.ownerPool().query(`grant select, insert, update on job_runs to ${role}`);
+    const url = new URL(database.ownerConnectionString);
     url.username = role;
     url.password = 'app-pw';
     const pool = createPool(url.toString(), { max: 3 });
@@ -98,8 +99,8 @@ describe('an app role that does not own the schema', () => {
       await app.stop();
       await stray.stop();
       await closePool(pool);
-      await database.pool.query(`drop owned by ${role}`);
-      await database.pool.query(`drop role ${role}`);
+      await database.ownerPool().query(`drop owned by ${role}`);
+      await database.ownerPool().query(`drop role ${role}`);
     }
   }, 40_000);
 });
@@ -158,7 +159,7 @@ describe('a scheduled job with two app instances', () => {
 describe('a job whose completion cannot be saved', () => {
   it('should leave the process running and the job active, then run it again once it expired', async () => {
     const policy = { name: 'test.lost', retryLimit: 2, retryDelaySeconds: 0, retryBackoff: false, expireInSeconds: 2 };
-    await installJobQueueSchema(database.connectionString, { queues: [policy] });
+    await installJobQueueSchema(database.ownerConnectionString, { queues: [policy], grantTo: TEST_APP_ROLE });
     const { tenant } = await buildTenant(db);
     const user = await buildUser(db, tenant.id);
     // the pool loses its connection exactly when pg-boss saves the first completion (a statement it does not await)
@@ -227,8 +228,9 @@ describe('a job whose worker process dies', () => {
   it('should be taken up again by another process after it expired and finished exactly once', async () => {
     const queue = 'test.kill';
     const policy = { name: queue, retryLimit: 3, retryDelaySeconds: 0, retryBackoff: false, expireInSeconds: 4 };
-    await installJobQueueSchema(database.connectionString, { queues: [policy] });
-    await database.pool.query('create table job_effects (job_id uuid not null, pid int not null)');
+    await installJobQueueSchema(database.ownerConnectionString, { queues: [policy], grantTo: TEST_APP_ROLE });
+    await database.ownerPool().query('create table job_effects (job_id uuid not null, pid int not null)');
+    await database.ownerPool().query(`grant select, insert on job_effects to ${TEST_APP_ROLE}`);
     const { tenant } = await buildTenant(db);
     const user = await buildUser(db, tenant.id);
     const enqueuer = createJobQueue({ pool: database.pool, db, clock: createFakeClock(), settings: FAST });

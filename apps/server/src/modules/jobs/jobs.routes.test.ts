@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobAdminVO, JobStatusVO } from '@registry/shared/contracts/job';
 import { FOLLOWUP_REMINDER_QUEUE } from '../../domain/jobs/job-queues';
 import { hospital, signedInUser, systemAdmin, type Account, type Hospital } from '../../../test/factories';
+import { TEST_APP_ROLE } from '../../../test/pg-admin';
 import { createBareTestApp, type TestApp } from '../../../test/test-app';
+import { installJobQueueSchema } from '../../db/job-queue-schema';
 import type { JobContext } from './job-queue';
 
 /** Workers poll every 0.5 s; maintenance and cron every second. */
@@ -28,14 +30,23 @@ beforeAll(async () => {
   other = await hospital(t);
   admin = await systemAdmin(t);
   const quick = { retryLimit: 0, retryDelaySeconds: 0, retryBackoff: false, expireInSeconds: 60 };
-  t.app.jobs.define(
-    { name: 'test.flaky', retryLimit: 2, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 30 },
-    async (job: JobContext) => {
-      flaky.attempts.push(job.retryCount);
-      if (!flaky.healthy) throw new Error('网关不可用');
-      return { sent: true };
-    },
-  );
+  const flakyPolicy = {
+    name: 'test.flaky',
+    retryLimit: 2,
+    retryDelaySeconds: 1,
+    retryBackoff: true,
+    expireInSeconds: 30,
+  };
+  // the tests' queues are installed as the owner, as the migrations install the app's (the app's role may not)
+  await installJobQueueSchema(t.database.ownerConnectionString, {
+    queues: [flakyPolicy, { name: 'test.progress', ...quick }, { name: 'test.cancel', ...quick }],
+    grantTo: TEST_APP_ROLE,
+  });
+  t.app.jobs.define(flakyPolicy, async (job: JobContext) => {
+    flaky.attempts.push(job.retryCount);
+    if (!flaky.healthy) throw new Error('网关不可用');
+    return { sent: true };
+  });
   t.app.jobs.define({ name: 'test.progress', ...quick }, async (job: JobContext<{ rows: number }>) => {
     await job.progress(40, `第 2/${job.data.rows} 批`);
     await new Promise<void>((resolve) => (release = resolve));
