@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3StorageOptions } from '../lib/storage/s3';
 import { checkStorageKey } from '../lib/storage/storage';
 
 const bool = (fallback: boolean) =>
@@ -125,18 +126,7 @@ const envSchema = z.object({
 
 /** Where stored files live (STORAGE_DRIVER): the local directory DATA_DIR/files, or an S3-compatible bucket. */
 export type StorageConfig =
-  | { driver: 'local'; dir: string }
-  | {
-      driver: 's3';
-      endpoint?: string;
-      region: string;
-      bucket: string;
-      accessKeyId?: string;
-      secretAccessKey?: string;
-      forcePathStyle: boolean;
-      /** '' or a path ending in '/'. */
-      prefix: string;
-    };
+  { driver: 'local'; dir: string } | ({ driver: 's3' } & Omit<S3StorageOptions, 'listPageSize'>);
 
 /** The S3 settings a start with STORAGE_DRIVER=s3 needs: every missing or half-given one, named. */
 function storageConfig(e: z.infer<typeof envSchema>, dataDir: string): StorageConfig | string[] {
