@@ -478,9 +478,9 @@ async function benchOne(target: Target, size: number) {
           ),
         );
         await client.query(
-          `insert into audit_events (tenant_id, actor_id, action, entity_type, new_value, request_id, ip)
-           values ($1, $2, 'patient.pii_read', 'patient', $3, 'bench', '127.0.0.1')`,
-          [s.tenant_id, s.user_id, JSON.stringify({ patientIds: rows.map((r) => r.id) })],
+          `insert into audit_events (tenant_id, project_id, actor_id, action, entity_type, new_value, request_id, ip)
+           values ($1, $4, $2, 'patient.pii_read', 'patient', $3, 'bench', '127.0.0.1')`,
+          [s.tenant_id, s.user_id, JSON.stringify({ patientIds: rows.map((r) => r.id) }), s.project_id],
         );
         await client.query('COMMIT');
         if (rows.length !== 20) throw new Error(`raw page returned ${rows.length} rows`);
@@ -526,9 +526,9 @@ async function benchOne(target: Target, size: number) {
           ),
         );
         await client.query(
-          `insert into audit_events (tenant_id, actor_id, action, entity_type, new_value, request_id, ip)
-           values ($1, $2, 'patient.pii_read', 'patient', $3, 'bench', '127.0.0.1')`,
-          [s.tenant_id, s.user_id, JSON.stringify({ patientIds: rows.map((r) => r.id) })],
+          `insert into audit_events (tenant_id, project_id, actor_id, action, entity_type, new_value, request_id, ip)
+           values ($1, $4, $2, 'patient.pii_read', 'patient', $3, 'bench', '127.0.0.1')`,
+          [s.tenant_id, s.user_id, JSON.stringify({ patientIds: rows.map((r) => r.id) }), s.project_id],
         );
         await client.query('COMMIT');
         if (rows.length !== 20) throw new Error(`raw keyset page returned ${rows.length} rows`);
@@ -611,9 +611,10 @@ async function benchOne(target: Target, size: number) {
         const row = rows[0];
         if (!row) throw new Error('raw detail: no row');
         await client.query(
-          `insert into audit_events (tenant_id, actor_id, action, entity_type, entity_id, new_value, request_id, ip)
-           values ($1, $2, 'patient.pii_read', 'patient', $3, $4, 'bench', '127.0.0.1')`,
-          [s.tenant_id, s.user_id, row.id, JSON.stringify({ patientIds: [row.id] })],
+          `insert into audit_events (tenant_id, project_id, actor_id, action, entity_type, entity_id, new_value,
+             request_id, ip)
+           values ($1, $5, $2, 'patient.pii_read', 'patient', $3, $4, 'bench', '127.0.0.1')`,
+          [s.tenant_id, s.user_id, row.id, JSON.stringify({ patientIds: [row.id] }), s.project_id],
         );
         await client.query('COMMIT');
       } finally {
@@ -705,9 +706,10 @@ async function benchSave(
            select $4, upd.project_id, upd.patient_id, upd.id, x.path, x.value, $6, 'manual', upd.row_version, $5, now()
              from upd cross join (values ('vs_weight', $7::jsonb), ('vs_bmi', $8::jsonb)) as x(path, value)),
          a as (
-           insert into audit_events (tenant_id, actor_id, action, entity_type, entity_id, old_value, new_value, reason,
-             request_id, ip)
-           select $4, $5, 'form_record.update', 'form_record', upd.id::text, $9, $10, $6, 'bench', '127.0.0.1' from upd)
+           insert into audit_events (tenant_id, project_id, actor_id, action, entity_type, entity_id, old_value,
+             new_value, reason, request_id, ip)
+           select $4, upd.project_id, $5, 'form_record.update', 'form_record', upd.id::text, $9, $10, $6, 'bench',
+             '127.0.0.1' from upd)
          select row_version from upd`,
         [
           JSON.stringify({ ...r.data, vs_weight: weight, vs_bmi: bmi }),
