@@ -438,6 +438,8 @@ async function benchOne(target: Target, size: number) {
       LOG_LEVEL: 'silent',
       LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
       SEED_DEMO: 'false',
+      // no job workers (the audit sealer, reminders) beside the figures: their periodic work would land on one side
+      JOBS_ENABLED: 'false',
     });
     // The embedded target reads its keys from DATA_DIR (as `npm start`); the app gets its pool, not a URL.
     if (target === 'embedded') config.databaseUrl = undefined;
