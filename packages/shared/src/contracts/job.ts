@@ -17,6 +17,20 @@ export const JOB_STATE_LABELS: Record<JobState, string> = {
   failed: '已失败',
 };
 
+/** What the administrator reads for each of the app's queues (the server's JOB_QUEUES; a test keeps them in step). */
+export const JOB_QUEUE_LABELS: Record<string, string> = {
+  'followup-reminder': '随访提醒',
+  'auth.sign-in-purge': '登录记录清理',
+  'idempotency-cleanup': '重复提交记录清理',
+  'audit-seal': '审计日志封存',
+  'sms.dispatch': '短信发送',
+};
+
+/** A queue's label; a dead-letter queue (`<queue>__dead`) is labelled as its queue. */
+export function jobQueueLabel(queue: string): string | undefined {
+  return JOB_QUEUE_LABELS[queue.replace(/__dead$/, '')];
+}
+
 const jobId = z.guid('任务编号无效');
 
 /** `GET job/detail?id=`: what a page polling its job shows. */

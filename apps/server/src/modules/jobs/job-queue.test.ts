@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobQueueLabel } from '@registry/shared/contracts/job';
 import { createDb, type Db } from '../../db/client';
 import { installJobQueueSchema } from '../../db/job-queue-schema';
 import { closePool, createPool } from '../../db/pool';
@@ -41,6 +42,16 @@ describe('cronEvery', () => {
     expect(cronEvery(3600)).toBe('0 * * * *');
     expect(cronEvery(6 * 3600)).toBe('0 */6 * * *');
     expect(cronEvery(86_400)).toBe('0 3 * * *');
+  });
+});
+
+describe('the queues the administrator reads', () => {
+  it('should have a Chinese label for every queue of the app, its dead-letter queue labelled as it', () => {
+    for (const q of JOB_QUEUES) {
+      expect(jobQueueLabel(q.name), q.name).toMatch(/\p{Script=Han}/u);
+      expect(jobQueueLabel(`${q.name}__dead`)).toBe(jobQueueLabel(q.name));
+    }
+    expect(jobQueueLabel('test.unlisted')).toBeUndefined();
   });
 });
 

@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { Button, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
-import { JOB_STATE_LABELS, JOB_STATES, type JobAdminVO, type JobState } from '@registry/shared/contracts/job';
+import {
+  JOB_STATE_LABELS,
+  JOB_STATES,
+  jobQueueLabel,
+  type JobAdminVO,
+  type JobState,
+} from '@registry/shared/contracts/job';
 import { PERMISSIONS, hasAnyPermission } from '@registry/shared/permissions';
 import { formatTime } from '../../../lib/format-time';
 import { toast } from '../../../lib/toast';
@@ -66,6 +72,7 @@ export function JobPanel() {
             dataIndex: 'queue',
             render: (queue: string, job) => (
               <Space size={4}>
+                {jobQueueLabel(queue) ? <span>{jobQueueLabel(queue)}</span> : null}
                 <Typography.Text code>{queue}</Typography.Text>
                 {job.deadLetter ? <Tag color="volcano">死信</Tag> : null}
               </Space>
