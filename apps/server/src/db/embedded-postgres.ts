@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { readOrCreateSecretFile } from '../lib/secret-file';
 import {
   assertTraversable,
   ensureRunAs,
@@ -325,13 +326,7 @@ async function ensureDatabase(adminConnectionString: string, database: string): 
  */
 async function ensureAppRole(adminConnectionString: string, role: string, dataDir: string): Promise<string> {
   const file = appPasswordFilePath(dataDir);
-  let password: string;
-  try {
-    password = (await fs.readFile(file, 'utf8')).trim();
-  } catch {
-    password = randomBytes(24).toString('base64url');
-    await fs.writeFile(file, password, { mode: 0o600 });
-  }
+  const password = (await readOrCreateSecretFile(file, () => randomBytes(24).toString('base64url'))).trim();
   const client = new pg.Client({ connectionString: adminConnectionString });
   client.on('error', () => undefined); // the query under way fails with the same error
   await client.connect();

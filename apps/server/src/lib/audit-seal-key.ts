@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from '../config/config';
 import { ConfigError } from '../config/config';
+import { keysFolder, readOrCreateSecretFile } from './secret-file';
 
 /** The key of the audit seals (ADR 0013): 32 bytes, never stored in the database. */
 export type AuditSealKey = { readonly key: Buffer };
@@ -38,24 +38,11 @@ export async function resolveAuditSealKey(
     throw new ConfigError([
       '使用 DATABASE_URL 时须设置 AUDIT_SEAL_KEY（base64 编码的 32 字节密钥，openssl rand -base64 32），否则无法封存审计日志',
     ]);
-  const dir = path.join(config.dataDir, 'keys');
+  await keysFolder(config.dataDir);
   const file = auditSealKeyFile(config.dataDir);
-  try {
-    return parseKeyFile(await readFile(file, 'utf8'), file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  // DATA_DIR keeps its default mode (the embedded PostgreSQL's system user must traverse it); only keys/ is 0700.
-  await mkdir(config.dataDir, { recursive: true });
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const text = `${JSON.stringify({ key: randomBytes(32).toString('base64') }, null, 2)}\n`;
-  try {
-    // `wx`: two instances starting at once never overwrite each other's key.
-    await writeFile(file, text, { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    return parseKeyFile(await readFile(file, 'utf8'), file);
-  }
-  await chmod(file, 0o600);
+  const text = await readOrCreateSecretFile(
+    file,
+    () => `${JSON.stringify({ key: randomBytes(32).toString('base64') }, null, 2)}\n`,
+  );
   return parseKeyFile(text, file);
 }

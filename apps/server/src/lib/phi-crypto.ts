@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from '../config/config';
 import { ConfigError } from '../config/config';
+import { keysFolder, readOrCreateSecretFile } from './secret-file';
 
 /**
  * Encryption at rest of identified patient data (identity number, phone): AES-256-GCM with a fresh random 12-byte IV
@@ -122,30 +122,14 @@ export async function resolvePhiKeys(
     throw new ConfigError([
       '使用 DATABASE_URL 时须设置 PHI_ENCRYPTION_KEY 和 PHI_BLIND_INDEX_KEY（各为 base64 编码的 32 字节密钥，openssl rand -base64 32），否则无法加密患者身份信息',
     ]);
-  const dir = path.join(config.dataDir, 'keys');
-  const file = path.join(dir, 'phi.json');
-  let text: string | undefined;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  if (text !== undefined) return parseKeyFile(text, file);
-  // DATA_DIR keeps its default mode (the embedded PostgreSQL's system user must traverse it); only keys/ is 0700.
-  await mkdir(config.dataDir, { recursive: true });
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const created: KeyFile = {
-    currentKeyId: 'v1',
-    encryptionKeys: { v1: randomBytes(32).toString('base64') },
-    blindIndexKey: randomBytes(32).toString('base64'),
-  };
-  try {
-    // `wx`: two instances starting at once never overwrite each other's key.
-    await writeFile(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    return parseKeyFile(await readFile(file, 'utf8'), file);
-  }
-  await chmod(file, 0o600);
-  return parseKeyFile(JSON.stringify(created), file);
+  const file = path.join(await keysFolder(config.dataDir), 'phi.json');
+  const text = await readOrCreateSecretFile(file, () => {
+    const created: KeyFile = {
+      currentKeyId: 'v1',
+      encryptionKeys: { v1: randomBytes(32).toString('base64') },
+      blindIndexKey: randomBytes(32).toString('base64'),
+    };
+    return `${JSON.stringify(created, null, 2)}\n`;
+  });
+  return parseKeyFile(text, file);
 }
