@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolveAuditSealKey } from '../src/lib/audit-seal-key';
 import { createStorage, type ObjectStorage } from '../src/lib/storage';
-import { createStorageHeadStore } from '../src/modules/audit/audit-head-store';
+import { createStorageHeadStore, type HeadStore } from '../src/modules/audit/audit-head-store';
 import { sealPending } from '../src/modules/audit/audit-seal.service';
 import { verifyAuditSeals } from '../src/modules/audit/audit-verify';
 import type { TestApp } from './test-app';
@@ -11,9 +11,14 @@ import type { TestApp } from './test-app';
  * the head store on the object storage its configuration names — or on `storage`, which the caller then closes (a
  * local directory, the default of a test app, holds nothing to release).
  */
-export async function testSealer(t: Pick<TestApp, 'config' | 'db' | 'clock' | 'database'>, storage?: ObjectStorage) {
+export async function testSealer(
+  t: Pick<TestApp, 'config' | 'db' | 'clock' | 'database'>,
+  storage?: ObjectStorage,
+  /** Another head store (e.g. the DATA_DIR one of earlier versions) instead of the storage's. */
+  headStore?: HeadStore,
+) {
   const key = await resolveAuditSealKey(t.config);
-  const heads = createStorageHeadStore(storage ?? createStorage(t.config.storage));
+  const heads = headStore ?? createStorageHeadStore(storage ?? createStorage(t.config.storage));
   const seal = (options?: { batchSize?: number }) => sealPending(t.db, key, t.clock, heads, options);
 
   async function unsealedCount(): Promise<number> {

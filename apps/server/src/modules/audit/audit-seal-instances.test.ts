@@ -9,14 +9,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { loadConfig, type AppConfig } from '../../config/config';
-import { resolveAuditSealKey } from '../../lib/audit-seal-key';
 import { createStorage, type ObjectStorage } from '../../lib/storage';
 import { testSealer } from '../../../test/audit-seal';
 import { buildTenant, buildUser } from '../../../test/factories';
 import { startS3Server, type TestS3Server } from '../../../test/s3-server';
 import { createBareTestApp, type TestApp } from '../../../test/test-app';
 import { createFileHeadStore, createStorageHeadStore } from './audit-head-store';
-import { sealPending } from './audit-seal.service';
 
 const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../scripts/audit-verify.ts');
 const run = promisify(execFile);
@@ -52,16 +50,6 @@ async function activity(tenantId: string, saves: number, seal: () => Promise<voi
   }
 }
 
-/** Events of the legacy tenant not sealed yet. */
-async function sealerUnsealed(): Promise<number> {
-  const { rows } = await a.database.pool.query<{ n: string }>(
-    `select count(*)::text as n from audit_events e
-      where e.tenant_id = $1 and not exists (select 1 from audit_seals s where s.event_id = e.id)`,
-    [legacyTenant],
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
 beforeAll(async () => {
   s3 = await startS3Server();
   const env = { ...s3.env('registry/'), AUDIT_SEAL_KEY: sealKey };
@@ -71,17 +59,13 @@ beforeAll(async () => {
   bDataDir = await mkdtemp(path.join(os.tmpdir(), 'registry-server-test-b-'));
   bConfig = loadConfig({ ...env, DATA_DIR: bDataDir, WEB_DIST: path.join(bDataDir, 'web'), JOBS_ENABLED: 'false' });
   legacyTenant = (await buildTenant(a.db)).tenant.id;
-  const key = await resolveAuditSealKey(bConfig);
-  const legacyHeads = createFileHeadStore(bDataDir);
+  // B's sealer as earlier versions ran it, keeping heads in its own directory; sealed until done (the sealer waits for
+  // every transaction of the cluster below its horizon, other test files' too)
+  const legacy = await testSealer(a, undefined, createFileHeadStore(bDataDir));
   await activity(legacyTenant, 2, async () => {
-    await sealPending(a.db, key, a.clock, legacyHeads);
+    await legacy.seal();
   });
-  // the sealer waits for every transaction of the cluster below its horizon (other test files' too): seal until done
-  for (let attempt = 0; !(await legacyHeads.read(legacyTenant)) || (await sealerUnsealed()) > 0; attempt++) {
-    if (attempt > 1000) throw new Error('the legacy chain was never sealed');
-    await sealPending(a.db, key, a.clock, legacyHeads);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await legacy.sealAll();
 
   b = await buildApp({ config: bConfig, pool: a.database.pool, clock: a.clock });
   await b.ready();
