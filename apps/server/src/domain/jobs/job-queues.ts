@@ -33,7 +33,12 @@ export const AUDIT_SEAL_QUEUE = 'audit-seal';
 export const SMS_DISPATCH_QUEUE = 'sms.dispatch';
 
 /** Housekeeping run on a schedule: a failed run is retried soon, and the next scheduled run comes anyway. */
-const HOUSEKEEPING = { retryLimit: 2, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 10 * 60 } as const;
+export const HOUSEKEEPING = {
+  retryLimit: 2,
+  retryDelaySeconds: 30,
+  retryBackoff: true,
+  expireInSeconds: 10 * 60,
+} as const;
 
 export const JOB_QUEUES: readonly JobQueuePolicy[] = [
   { name: FOLLOWUP_REMINDER_QUEUE, ...HOUSEKEEPING },

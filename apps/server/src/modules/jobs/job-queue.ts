@@ -3,7 +3,7 @@ import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Db, Executor } from '../../db/client';
 import { ensureQueue, JOB_QUEUE_SCHEMA } from '../../db/job-queue-schema';
-import { deadLetterOf, JOB_QUEUES, QUEUE_NAME, type JobQueuePolicy } from '../../domain/jobs/job-queues';
+import { deadLetterOf, HOUSEKEEPING, JOB_QUEUES, QUEUE_NAME, type JobQueuePolicy } from '../../domain/jobs/job-queues';
 import type { IntervalJob } from '../../domain/jobs/interval-job';
 import type { Clock } from '../../lib/clock';
 import { bossDb, insertJobRun, jobState, updateJobProgress } from './jobs.repository';
@@ -180,17 +180,11 @@ export function createJobQueue(deps: {
     /**
      * An interval job as a queue and schedule: the adapter of the `{ name, intervalSeconds, run }` shape. Its queue
      * takes the catalogue's policy when listed in JOB_QUEUES (it must be, for a deployment whose app role may not
-     * create tables), else two retries and `leaseSeconds` (default 10 minutes) of expiry.
+     * create tables), else the housekeeping policy; `leaseSeconds` overrides the expiry.
      */
     every(job: IntervalJob): void {
-      const listed = JOB_QUEUES.find((q) => q.name === job.name);
-      const policy: JobQueuePolicy = {
-        name: job.name,
-        retryLimit: listed?.retryLimit ?? 2,
-        retryDelaySeconds: listed?.retryDelaySeconds ?? 30,
-        retryBackoff: listed?.retryBackoff ?? true,
-        expireInSeconds: job.leaseSeconds ?? listed?.expireInSeconds ?? 600,
-      };
+      const listed = JOB_QUEUES.find((q) => q.name === job.name) ?? { name: job.name, ...HOUSEKEEPING };
+      const policy: JobQueuePolicy = { ...listed, expireInSeconds: job.leaseSeconds ?? listed.expireInSeconds };
       define(policy, () => job.run());
       schedule(job.name, cronEvery(job.intervalSeconds));
     },
