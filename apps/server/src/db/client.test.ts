@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/db';
-import { createDb, runPrepared, type Db } from './client';
+import { createDb, executePrepared, runPrepared, type Db } from './client';
 import { tenants } from './schema';
 
 let database: TestDatabase;
@@ -44,5 +44,28 @@ describe('runPrepared', () => {
     const other = await runPrepared(db.select({ name: tenants.name }).from(tenants).where(eq(tenants.code, 'pa')));
     expect(one).toEqual([{ code: 'pa' }]);
     expect(other).toEqual([{ name: '甲医院' }]);
+  });
+});
+
+describe('executePrepared', () => {
+  it('should run a raw query as one named statement per shape, on the database and in a transaction', async () => {
+    const client = await database.pool.connect();
+    try {
+      const onClient = createDb(client as never);
+      const nameOf = (code: string) =>
+        executePrepared<{ name: string }>(onClient, sql`select name from tenants where code = ${code} /* raw */`);
+      expect((await nameOf('pa')).rows).toEqual([{ name: '甲医院' }]);
+      expect((await nameOf('pb')).rows).toEqual([{ name: '乙医院' }]);
+      const inTx = await onClient.transaction(async (tx) =>
+        executePrepared<{ name: string }>(tx, sql`select name from tenants where code = ${'pb'} /* raw */`),
+      );
+      expect(inTx.rows).toEqual([{ name: '乙医院' }]);
+      const { rows } = await client.query<{ name: string }>(
+        "select name from pg_prepared_statements where name like 'q\\_%' and statement like '%/* raw */%'",
+      );
+      expect(rows).toHaveLength(1);
+    } finally {
+      client.release();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import * as schema from './schema';
@@ -29,9 +30,44 @@ export function runPrepared<R>(query: Preparable<R>): Promise<R> {
   const prepared = query.prepare(undefined as unknown as string);
   const internals = prepared as unknown as NodePgPrepared;
   if (typeof internals.queryString === 'string' && internals.queryConfig && internals.rawQueryConfig) {
-    const name = `q_${createHash('sha1').update(internals.queryString).digest('hex').slice(0, 24)}`;
+    const name = statementName(internals.queryString);
     internals.queryConfig.name = name;
     internals.rawQueryConfig.name = name;
   }
   return prepared.execute();
+}
+
+const statementName = (text: string) => `q_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+
+/** What drizzle's database and transaction hold to run a raw `sql` query (internal; checked before use). */
+type RawInternals = {
+  dialect?: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  session?: {
+    prepareQuery(
+      query: { sql: string; params: unknown[] },
+      fields: undefined,
+      name: string,
+      arrayMode: boolean,
+    ): { execute(): Promise<unknown> };
+  };
+};
+
+/**
+ * `db.execute(sql\`...\`)` as a prepared statement named after its SQL text, as `runPrepared` does for the query
+ * builders: for hot hand-written queries (a record save's context and answer reads) whose planning costs more than
+ * their run. The same rule holds: only for queries whose best plan does not depend on their values, and only for a
+ * bounded number of shapes (a value list whose length varies makes a statement per length on every connection).
+ */
+export async function executePrepared<T extends Record<string, unknown>>(
+  db: Executor,
+  query: SQL,
+): Promise<{ rows: T[] }> {
+  const internals = db as unknown as RawInternals;
+  if (internals.dialect && typeof internals.session?.prepareQuery === 'function') {
+    const built = internals.dialect.sqlToQuery(query);
+    return (await internals.session.prepareQuery(built, undefined, statementName(built.sql), false).execute()) as {
+      rows: T[];
+    };
+  }
+  return (await db.execute(query)) as unknown as { rows: T[] };
 }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PlanAnchor, PlanRule } from '@registry/shared/contracts/followup';
-import type { Executor } from '../../db/client';
+import { executePrepared, type Executor } from '../../db/client';
 import { formRecords, patients } from '../../db/schema';
 import type { SyncPlan } from './followup-plan.repository';
 
@@ -48,7 +48,9 @@ export async function activePlansOfPatient(ex: Executor, tenantId: string, patie
 
 /** True when an active plan of the project reads this form (its anchor field or its rule field). */
 export async function activePlanReadsForm(ex: Executor, tenantId: string, projectIds: string[], formKey: string) {
-  const { rows } = await ex.execute<{ hit: boolean }>(sql`
+  const { rows } = await executePrepared<{ hit: boolean }>(
+    ex,
+    sql`
     select exists (
       select 1 from followup_plans
       where tenant_id = ${tenantId} and project_id in (${sql.join(
@@ -57,7 +59,8 @@ export async function activePlanReadsForm(ex: Executor, tenantId: string, projec
       )})
         and status = 'active' and deleted_at is null
         and (anchor ->> 'formKey' = ${formKey} or rule -> 'field' ->> 'formKey' = ${formKey})
-    ) as hit`);
+    ) as hit`,
+  );
   return rows[0]?.hit === true;
 }
 

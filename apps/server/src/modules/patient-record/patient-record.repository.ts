@@ -1,6 +1,6 @@
 import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { RecordStatus } from '@registry/shared/contracts/form-record';
-import type { Executor } from '../../db/client';
+import { executePrepared, type Executor } from '../../db/client';
 import {
   auditEvents,
   dataQueries,
@@ -263,7 +263,7 @@ export async function loadPatientContext(
       : which.instance === null
         ? sql` and r.instance = 1`
         : sql` and (r.instance = 1 or (r.form_key = ${which.formKey} and r.instance = ${which.instance}))`;
-  const result = await db.execute<
+  const result = await executePrepared<
     {
       id: string;
       tenant_id: string;
@@ -275,7 +275,9 @@ export async function loadPatientContext(
       updated_by_name: string | null;
       open_queries: number;
     } & Omit<RawRecordRow, 'id'>
-  >(sql`
+  >(
+    db,
+    sql`
     with p as (
       select ${patients.id} as id, ${patients.tenantId} as tenant_id, ${patients.projectId} as project_id,
         ${patients.subProjectId} as sub_project_id,
@@ -295,7 +297,8 @@ export async function loadPatientContext(
     from p
     left join ${formRecords} r on r.tenant_id = p.tenant_id and r.patient_id = p.id and r.deleted_at is null${recordFilter}
     left join ${users} u on u.id = r.updated_by
-    order by r.form_key, r.instance`);
+    order by r.form_key, r.instance`,
+  );
   const first = result.rows[0];
   if (!first) return undefined;
   return {
@@ -384,11 +387,13 @@ export type RecordExtras = {
  * record's queries (newest first).
  */
 export async function loadRecordExtras(db: Executor, recordId: string): Promise<RecordExtras> {
-  const result = await db.execute<{
+  const result = await executePrepared<{
     names: RecordExtras['names'] | null;
     points: JsonPoint[];
     queries: JsonQuery[];
-  }>(sql`
+  }>(
+    db,
+    sql`
     with agg as (
       select v.path, count(*)::int as versions, max(v.id) as last_id
       from ${recordValueVersions} v
@@ -412,7 +417,8 @@ export async function loadRecordExtras(db: Executor, recordId: string): Promise<
         left join ${users} lu on lu.id = r.locked_by
         where r.id = ${recordId}) as names,
       (select coalesce(json_agg(pts order by pts.path), '[]'::json) from pts) as points,
-      (select coalesce(json_agg(qs order by qs.raised_at desc, qs.id), '[]'::json) from qs) as queries`);
+      (select coalesce(json_agg(qs order by qs.raised_at desc, qs.id), '[]'::json) from qs) as queries`,
+  );
   const row = result.rows[0];
   return {
     names: row?.names ?? { updated: null, submitted: null, verified: null, locked: null },
