@@ -86,8 +86,8 @@ describe('cohortDefinition', () => {
     expect(parse(def(field({ op: 'contains', value: 'x'.repeat(201) }))).issues).toEqual([
       { path: 'root.items.0.value', message: '比较值不能超过200个字符' },
     ]);
-    expect(parse(def(field({ op: 'in', value: ['x'.repeat(201)] }))).issues).toEqual([
-      { path: 'root.items.0.value', message: '比较值不能超过200个字符' },
+    expect(parse(def(field({ op: 'in', value: ['a', 'x'.repeat(201)] }))).issues).toEqual([
+      { path: 'root.items.0.value.1', message: '比较值不能超过200个字符' },
     ]);
     const within = (days: unknown) =>
       parse(def(field({ op: 'withinDaysOf', other: { formKey: 'base', fieldKey: 'visit' }, days })));
