@@ -1,14 +1,33 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkDefinition } from '../forms/check';
+import { definitionSchema } from '../forms/definition';
 import { checkCohort } from './check';
 import { cohortDefinition, type CohortDefinition, type CohortGroup, type CohortItem } from './definition';
 import { evaluateCohort } from './evaluate';
-import { COHORT_TODAY, cohortArb, cohortCaseArb, cohortFormsArb, cohortSubjectArb } from './testing/cohort-arbitraries';
+import {
+  COHORT_TODAY,
+  cohortArb,
+  cohortCaseArb,
+  cohortFormDefinitionArb,
+  cohortFormsArb,
+  cohortSubjectArb,
+} from './testing/cohort-arbitraries';
 
 const not = (item: CohortItem): CohortGroup => ({ kind: 'group', op: 'and', not: true, items: [item] });
 const wrap = (root: CohortGroup): CohortDefinition => ({ version: 1, root });
 
 describe('cohort properties', () => {
+  it('every generated form definition is one a project could publish (schema and checkDefinition)', () => {
+    fc.assert(
+      fc.property(cohortFormDefinitionArb, (definition) => {
+        expect(definitionSchema.safeParse(definition).success).toBe(true);
+        expect(checkDefinition(definition)).toEqual([]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('every generated cohort passes the schema unchanged and the checker without issues', () => {
     fc.assert(
       fc.property(

@@ -56,7 +56,8 @@ import { fieldOperand, fieldSearchKind, isPartialDateValue, patientOperand } fro
  * - A non-repeating form: its instance 1 record; none (not filled yet) reads as a record with no values (all blank).
  * - A repeating form: its live records (instances). A field condition outside a row group holds when SOME record
  *   satisfies it (no record: false, `empty` too). A row group holds when ONE record satisfies all its conditions
- *   (an empty row group: the form has a record).
+ *   (an empty row group: the form has a record). A row group on a non-repeating form, which the checker refuses,
+ *   reads its instance 1 as above (so an empty one is always true).
  * - `withinDaysOf`'s other field: on the same record when it is a field of the same form (the row group's form
  *   inside a row group), else on any record of its form (exists a pair).
  * Removed records (`deleted_at`) are not in the subject.
