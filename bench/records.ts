@@ -35,7 +35,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -261,10 +261,10 @@ type Rate = { perSecond: number; nodeMs: number; pgMs: number };
 async function rate(call: (i: number) => Promise<void>, concurrency = CONCURRENCY): Promise<Rate> {
   let next = 0;
   let done = 0;
+  const before = postgresCpuMs(await benchBackends());
   const deadline = performance.now() + ROUND_MS;
   const started = performance.now();
   const node0 = process.cpuUsage();
-  const pg0 = postgresCpuMs();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < deadline) {
@@ -275,29 +275,39 @@ async function rate(call: (i: number) => Promise<void>, concurrency = CONCURRENC
   );
   const perSecond = done / ((performance.now() - started) / 1000);
   const node = process.cpuUsage(node0);
-  const pgMs = postgresCpuMs() - pg0;
-  return { perSecond, nodeMs: (node.user + node.system) / 1000 / done, pgMs: pgMs / done };
+  // the backends at the end (a pool may have opened one during the round: all its CPU is the round's)
+  const after = postgresCpuMs([...new Set([...before.keys(), ...(await benchBackends())])]);
+  let pgMs = 0;
+  for (const [pid, ms] of after) pgMs += ms - (before.get(pid) ?? 0);
+  const pgPerCall = existsSync('/proc/self/stat') ? pgMs / done : Number.NaN;
+  return { perSecond, nodeMs: (node.user + node.system) / 1000 / done, pgMs: pgPerCall };
 }
 
 /**
- * CPU milliseconds used so far by every PostgreSQL process of the machine (server, backends, WAL writer; Linux
- * `/proc/<pid>/stat` utime + stime, in clock ticks of 10 ms), so a round's difference is what its calls cost the
- * database. Nothing else uses PostgreSQL while a benchmark runs. NaN where /proc is missing.
+ * The server processes of the benchmark database's connections (both pools: ours and the raw side's, kept open by
+ * their pools across a round): only their CPU counts, not that of other databases or clusters on the machine (a test
+ * run, another checkout). Set by `benchOne` for the database it measures.
  */
-function postgresCpuMs(): number {
-  if (!existsSync('/proc/self/stat')) return Number.NaN;
-  let ms = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
+let benchBackends: () => Promise<number[]> = async () => [];
+
+/**
+ * CPU milliseconds used so far by each of the given PostgreSQL backends (Linux `/proc/<pid>/stat` utime + stime, in
+ * clock ticks of 10 ms): a round's difference per backend is what its calls cost the database (the WAL writer and
+ * checkpointer are not counted; a backend that closed during the round is missing at its end and left out). Empty
+ * where /proc is missing.
+ */
+function postgresCpuMs(pids: readonly number[]): Map<number, number> {
+  const ms = new Map<number, number>();
+  if (!existsSync('/proc/self/stat')) return ms;
+  for (const pid of pids) {
     let stat: string;
     try {
       stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     } catch {
-      continue; // the process ended meanwhile
+      continue; // the connection closed meanwhile
     }
-    if (!stat.includes('(postgres)')) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ms += (Number(fields[11]) + Number(fields[12])) * 10;
+    ms.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
   }
   return ms;
 }
@@ -470,6 +480,12 @@ async function benchOne(target: Target, size: number) {
   const db = await openDatabase(target, size);
   const pool = createPool(db.url, { max: 10, logger: quiet, applicationName: 'registry-bench-app' });
   const rawPool = new pg.Pool({ connectionString: db.url, max: 10, application_name: 'registry-bench-raw' });
+  benchBackends = async () =>
+    (
+      await rawPool.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      )
+    ).rows.map((r) => r.pid);
   rawPool.on('error', (err) => process.stderr.write(`raw pool: ${err.message}\n`)); // an idle connection's error
   let app: FastifyInstance | undefined;
   try {
