@@ -41,6 +41,8 @@ import { createFollowupPlanService } from './modules/followup/followup-plan.serv
 import { createFollowupAssignmentService } from './modules/followup/followup-assignment.service';
 import { registerPatientRecordRoutes } from './modules/patient-record/patient-record.routes';
 import { createDefinitionCache } from './domain/crf/definition-cache';
+import { registerRetrievalRoutes } from './modules/retrieval/retrieval.routes';
+import { createRetrievalService } from './modules/retrieval/retrieval.service';
 import { createPatientRecordService } from './modules/patient-record/patient-record.service';
 import { createRecordHistoryService } from './modules/patient-record/record-history.service';
 import { createDataQueryService } from './modules/patient-record/data-query.service';
@@ -240,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? combineNotifiers(createInAppNotifier(), createSmsNotifier({ sms, now: () => clock.now() }))
       : createInAppNotifier());
   const definitions = createDefinitionCache();
+  registerRetrievalRoutes(app, { retrieval: createRetrievalService({ db, clock, definitions }) });
   const formRecords = createPatientRecordService({ db, clock, definitions, patients, followup: patientFollowupSync });
   const recordMigration = createRecordMigrationService({ db, clock, definitions });
   registerPatientRecordRoutes(app, {

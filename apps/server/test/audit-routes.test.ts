@@ -39,6 +39,7 @@ const EXEMPT: Record<string, keyof typeof NOT_AUDITED> = {
   'POST /notification/page': 'read',
   'POST /patient-import/dry-run': 'check',
   'POST /project-member/page': 'read',
+  'POST /retrieval/count': 'read',
   'POST /sys-area/page': 'read',
   'POST /sys-field-dict-option/page': 'read',
   'POST /sys-field-dict/import/dry-run': 'check',

@@ -1,0 +1,58 @@
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { formVersions } from '../../db/schema/crf-definition';
+import { patients } from '../../db/schema/patients';
+import type { ProjectScope } from '../../domain/scope/project-scope';
+import { patientScope } from '../../domain/scope/patient-scope.repository';
+
+/** The latest published version of each of these projects (the sub-project's and its parent's), newest first. */
+export async function latestVersionIds(db: Executor, tenantId: string, projectIds: string[]): Promise<string[]> {
+  const rows = await db
+    .selectDistinctOn([formVersions.projectId], { id: formVersions.id, projectId: formVersions.projectId })
+    .from(formVersions)
+    .where(and(eq(formVersions.tenantId, tenantId), inArray(formVersions.projectId, projectIds)))
+    .orderBy(formVersions.projectId, desc(formVersions.versionNo));
+  return projectIds.flatMap((p) => rows.filter((r) => r.projectId === p).map((r) => r.id));
+}
+
+const QUERY_CANCELED = '57014';
+
+/**
+ * The patients of the caller's scope a compiled cohort predicate selects, and all of them. One snapshot (a read-only
+ * repeatable-read transaction, so the two numbers agree), bounded by a statement timeout: a cohort that would scan
+ * too long is cancelled by PostgreSQL and answered `timedOut` instead of holding a connection.
+ */
+export async function countCohort(
+  db: Executor,
+  scope: ProjectScope,
+  predicate: SQL,
+  timeoutMs: number,
+): Promise<{ count: number; total: number } | 'timedOut'> {
+  try {
+    return await db.transaction(
+      async (tx) => {
+        await tx.execute(sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`);
+        const [row] = await tx
+          .select({
+            count: sql<number>`count(*) filter (where ${predicate})::int`,
+            total: count(),
+          })
+          .from(patients)
+          .where(patientScope(scope));
+        return { count: row?.count ?? 0, total: row?.total ?? 0 };
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+  } catch (err) {
+    if (causeCode(err) === QUERY_CANCELED) return 'timedOut';
+    throw err;
+  }
+}
+
+function causeCode(err: unknown): string | undefined {
+  for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}

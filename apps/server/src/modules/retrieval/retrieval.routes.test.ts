@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CohortCountResponse } from '@registry/shared/contracts/retrieval';
+import { DEFAULT_MISSING_CODES, type Definition } from '@registry/shared/forms/definition';
+import { center, hospital, member, patient, project, publishCrf } from '../../../test/factories';
+import { createBareTestApp, type TestApp } from '../../../test/test-app';
+
+/**
+ * `POST retrieval/count`: a cohort counted over the caller's patients (the session's project and center scope), its
+ * field keys checked against the project's published forms, values bound (no input makes a 5xx), retrieval.query
+ * required.
+ */
+
+type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
+
+const DEFINITION: Definition = {
+  missingCodes: DEFAULT_MISSING_CODES,
+  categories: [
+    {
+      key: 'baseline',
+      title: '基线资料',
+      forms: [
+        {
+          key: 'echo',
+          title: '超声心动图',
+          fields: [{ key: 'lvef', label: 'LVEF', type: 'integer', unit: '%', min: 5, max: 90 }],
+        },
+        {
+          key: 'labs',
+          title: '化验',
+          repeating: true,
+          fields: [
+            {
+              key: 'lb_item',
+              label: '项目',
+              type: 'radio',
+              options: [
+                { code: 'bnp', label: 'NT-proBNP' },
+                { code: 'k', label: '血钾' },
+              ],
+            },
+            { key: 'lb_value', label: '结果', type: 'decimal', precision: 2 },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+let t: TestApp;
+let owner: string;
+let lead1: string;
+let stat: string;
+let entry1: string;
+let c1: string;
+let c2: string;
+/** A project of another hospital whose form has a field `other_secret`. */
+let strangerOwner: string;
+
+const count = (token: string, cohort: unknown) =>
+  t.api({ method: 'POST', url: '/retrieval/count', token, payload: { cohort } });
+const counted = async (token: string, cohort: unknown) => {
+  const res = await count(token, cohort);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<Body<CohortCountResponse>>().data;
+};
+const all = (...items: unknown[]) => ({ version: 1, root: { kind: 'group', op: 'and', items } });
+
+beforeAll(async () => {
+  t = await createBareTestApp();
+  // a project with centers C01 and C02, the forms above published; a center lead of C01, a statistician of every
+  // center, a data-entry member at C01 (no retrieval.query); patients with an LVEF and lab rows at both centers
+  const h = await hospital(t);
+  const hf = await project(t, h.admin);
+  owner = h.admin.token;
+  await publishCrf(t, owner, DEFINITION);
+  c1 = hf.defaultCenterId;
+  c2 = (await center(t, hf, { code: 'C02' })).id;
+  lead1 = (await member(t, hf, 'center_lead', { centerId: c1 })).token;
+  stat = (await member(t, hf, 'statistician', { centerId: null })).token;
+  const entry2 = (await member(t, hf, 'data_entry', { centerId: c2 })).token;
+  entry1 = (await member(t, hf, 'data_entry', { centerId: c1 })).token;
+  await t.api({ method: 'GET', url: `/web-project/change?projectId=${hf.id}`, token: owner });
+  const save = async (token: string, patientId: string, formKey: string, data: Record<string, unknown>) => {
+    const res = await t.api({
+      method: 'POST',
+      url: '/form-record/save',
+      token,
+      payload: { patientId, formKey, rowVersion: 0, data },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  // C01: LVEF 35 with a BNP row of 1500; LVEF 55 with a BNP row of 200 and a K row of 1500 (never one row > 1000 BNP)
+  const a = await patient(t, entry1, { name: '王建国' });
+  await save(entry1, a.id, 'echo', { lvef: 35 });
+  await save(entry1, a.id, 'labs', { lb_item: 'bnp', lb_value: 1500 });
+  const b = await patient(t, entry1, { name: '李秀英' });
+  await save(entry1, b.id, 'echo', { lvef: 55 });
+  await save(entry1, b.id, 'labs', { lb_item: 'bnp', lb_value: 200 });
+  await save(entry1, b.id, 'labs', { lb_item: 'k', lb_value: 1500 });
+  // C02: LVEF 30 with a BNP row of 2000; no LVEF
+  const c = await patient(t, entry2, { name: '刘淑珍' });
+  await save(entry2, c.id, 'echo', { lvef: 30 });
+  await save(entry2, c.id, 'labs', { lb_item: 'bnp', lb_value: 2000 });
+  await patient(t, entry2, { name: '陈志强' });
+
+  const stranger = await hospital(t);
+  await project(t, stranger.admin);
+  strangerOwner = stranger.admin.token;
+  await publishCrf(t, strangerOwner, {
+    missingCodes: DEFAULT_MISSING_CODES,
+    categories: [
+      {
+        key: 'x',
+        title: '其他',
+        forms: [{ key: 'echo', title: '其他', fields: [{ key: 'other_secret', label: '秘密', type: 'integer' }] }],
+      },
+    ],
+  });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const lvefBelow40 = { kind: 'field', formKey: 'echo', fieldKey: 'lvef', op: 'lt', value: 40 };
+const bnpRowAbove1000 = {
+  kind: 'rows',
+  formKey: 'labs',
+  conditions: [
+    { fieldKey: 'lb_item', op: 'eq', value: 'bnp' },
+    { fieldKey: 'lb_value', op: 'gt', value: 1000 },
+  ],
+};
+
+describe('POST retrieval/count', () => {
+  it('should count the patients of every center for a statistician, a row group on one row', async () => {
+    expect(await counted(stat, all(lvefBelow40))).toEqual({ count: 2, total: 4 });
+    expect(await counted(stat, all(bnpRowAbove1000))).toEqual({ count: 2, total: 4 });
+    // the same two conditions on the form outside a row group may hold on different rows (李秀英 too)
+    const loose = all(
+      { kind: 'field', formKey: 'labs', fieldKey: 'lb_item', op: 'eq', value: 'bnp' },
+      { kind: 'field', formKey: 'labs', fieldKey: 'lb_value', op: 'gt', value: 1000 },
+    );
+    expect(await counted(stat, loose)).toEqual({ count: 3, total: 4 });
+    expect(
+      await counted(stat, {
+        version: 1,
+        root: { kind: 'group', op: 'and', not: true, items: [lvefBelow40] },
+      }),
+    ).toEqual({ count: 2, total: 4 });
+    expect(await counted(stat, all({ kind: 'field', formKey: 'echo', fieldKey: 'lvef', op: 'empty' }))).toEqual({
+      count: 1,
+      total: 4,
+    });
+  });
+
+  it("should never count another center's patient for a center-scoped member", async () => {
+    expect(await counted(lead1, all(lvefBelow40))).toEqual({ count: 1, total: 2 });
+    const inC2 = { kind: 'patient', attr: 'center', op: 'in', value: [c2] };
+    expect(await counted(lead1, all(inC2))).toEqual({ count: 0, total: 2 });
+    expect(await counted(stat, all(inC2))).toEqual({ count: 2, total: 4 });
+    expect(
+      await counted(lead1, { version: 1, root: { kind: 'group', op: 'or', items: [inC2, { ...inC2, op: 'notIn' }] } }),
+    ).toEqual({ count: 2, total: 2 });
+    expect(c1).not.toBe(c2);
+  });
+
+  it("should refuse a field key that is not the project's, the same for another hospital's and for none", async () => {
+    const unknown = async (fieldKey: string) => {
+      const res = await count(stat, all({ kind: 'field', formKey: 'echo', fieldKey, op: 'notEmpty' }));
+      expect(res.statusCode, res.body).toBe(400);
+      return res.json<Body>();
+    };
+    const foreign = await unknown('other_secret');
+    const none = await unknown('no_such_field');
+    expect(foreign.message).toBe('字段「other_secret」不存在');
+    expect(foreign.issues).toEqual([{ path: 'cohort.root.items.0.fieldKey', message: '字段「other_secret」不存在' }]);
+    expect(none.message).toBe('字段「no_such_field」不存在');
+  });
+
+  it('should refuse option codes the field does not have, SQL-like or not, without reaching the database', async () => {
+    for (const value of ["' or 1=1 --", '%', "'); drop table patients; --"]) {
+      const byCode = all({ kind: 'field', formKey: 'labs', fieldKey: 'lb_item', op: 'in', value: [value] });
+      const res = await count(stat, byCode);
+      // an unknown option code is refused by the check; nothing reaches SQL that could fail
+      expect(res.statusCode, res.body).toBe(400);
+    }
+    expect(await counted(stat, all(lvefBelow40))).toEqual({ count: 2, total: 4 });
+  });
+
+  it('should refuse a body the contract refuses, and a member without retrieval.query', async () => {
+    let deep: unknown = lvefBelow40;
+    for (let i = 0; i < 6; i++) deep = { kind: 'group', op: 'and', items: [deep] };
+    const tooDeep = await count(stat, { version: 1, root: deep });
+    expect(tooDeep.statusCode).toBe(400);
+    expect(tooDeep.json<Body>().message).toContain('条件组最多嵌套5层');
+    expect((await count(stat, { version: 2, root: { kind: 'group', op: 'and', items: [] } })).statusCode).toBe(400);
+    expect((await count(entry1, all(lvefBelow40))).statusCode).toBe(403);
+  });
+});
