@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,3 +53,28 @@ export const PATIENT_ROWS: ExportRow[] = [
   ['P004', 1, 'A', -3.25, '2000-01-01', '2026-06-30 23:59:59', '-1+1'],
   ['P005', 2, null, 0, '1990-07-15', null, null],
 ];
+
+/**
+ * Runs a tool the tests need (xmllint, pspp, Rscript) in `cwd`; its output. A missing tool fails the test with what to
+ * install (`.ci/run` installs them) — never a skip, so a run without them cannot pass unnoticed.
+ */
+export function runTool(command: string, args: readonly string[], cwd: string, what: string): string {
+  try {
+    return execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
+      timeout: 60_000,
+    });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException & { stderr?: string; stdout?: string };
+    if (e.code === 'ENOENT')
+      throw new Error(`测试需要 ${command}：请安装 ${what}。 / ${command} is missing: install ${what}.`, {
+        cause: error,
+      });
+    throw new Error(`${command} ${args.join(' ')} failed:\n${e.stdout ?? ''}\n${e.stderr ?? String(error)}`, {
+      cause: error,
+    });
+  }
+}
