@@ -48,7 +48,7 @@ describe('writeCsv', () => {
     const file = path.join(dir, 'guard.csv');
     const rows = [
       ['=1+2', -5],
-      ['+cmd', '-7'],
+      ['+cmd', '=cmd'],
       ['-2+3', 1],
       ['@SUM(A1)', 0],
       ['\tx', 0],
@@ -56,11 +56,12 @@ describe('writeCsv', () => {
       ['-1', 0],
       ['+86', 0],
       ['a=b', 0],
+      ['x', '-7'],
     ];
     await writeCsv(table, rows, fileOut(file));
     expect(read(file).slice(1)).toEqual([
       ["'=1+2", '-5'],
-      ["'+cmd", '-7'],
+      ["'+cmd", "'=cmd"],
       ["'-2+3", '1'],
       ["'@SUM(A1)", '0'],
       ["'\tx", '0'],
@@ -68,6 +69,7 @@ describe('writeCsv', () => {
       ['-1', '0'],
       ['+86', '0'],
       ['a=b', '0'],
+      ['x', '-7'],
     ]);
     expect(guardFormula("'=x")).toBe("'=x");
   });

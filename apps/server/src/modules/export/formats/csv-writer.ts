@@ -13,10 +13,11 @@ import type { ExportRows, ExportTable, ExportValue, ExportWriteResult } from './
  *
  * Formula injection (OWASP "CSV Injection"): a text cell starting with `=`, `+`, `-`, `@`, tab or carriage return (and
  * their full-width forms, which Excel's input methods turn into the same) gets a `'` before it, so a spreadsheet shows
- * it as text instead of running it. Not guarded: numbers (a `number` variable, or any JS number) and a text that is a
+ * it as text instead of running it. Not guarded: numbers (JS numbers, such as a negative value) and a text that is a
  * plain decimal literal such as `-1` or `+86` (a spreadsheet reads those as numbers, not formulas; prefixing them would
- * change codes like `-1`). The guard is on by default; the data files of the statistics packages turn it off, since
- * those read the file as data and the quote would become part of the value.
+ * change codes like `-1`). Any other text is guarded whatever the variable's type, so a stray text in a number column
+ * cannot slip through. The guard is on by default; the data files of the statistics packages turn it off, since those
+ * read the file as data and the quote would become part of the value.
  */
 
 /** What the guard looks at: OWASP's list, plus the full-width `＝＋－＠` (as csv-stringify's own escape_formulas). */
@@ -54,16 +55,14 @@ export async function writeCsv(
 ): Promise<ExportWriteResult> {
   const guard = options.formulaGuard ?? true;
   const flatten = options.flattenLineBreaks ?? false;
-  const numeric = table.variables.map((v) => v.type === 'number');
   const csv = stringify({
     bom: options.bom ?? true,
     record_delimiter: 'windows',
     quote_record_delimiter: true,
     cast: {
-      string: (value, context) => {
-        let text = flatten ? value.replace(/\r\n|[\r\n]/g, ' ') : value;
-        if (guard && !(typeof context.column === 'number' && numeric[context.column])) text = guardFormula(text);
-        return text;
+      string: (value) => {
+        const text = flatten ? value.replace(/\r\n|[\r\n]/g, ' ') : value;
+        return guard ? guardFormula(text) : text;
       },
       // NaN and ±Infinity have no CSV form that every reader takes: missing.
       number: (value) => (Number.isFinite(value) ? String(value) : ''),
@@ -79,8 +78,7 @@ export async function writeCsv(
   try {
     const header = options.header ?? 'names';
     if (header === 'names') await put(table.variables.map((v) => v.name));
-    // Guarded here too: the cast below leaves a number column's cells alone, its header included.
-    else if (header === 'labels') await put(table.variables.map((v) => (guard ? guardFormula(v.label) : v.label)));
+    else if (header === 'labels') await put(table.variables.map((v) => v.label));
     else if (header) await put(header);
     for await (const row of rows) {
       await put(row);

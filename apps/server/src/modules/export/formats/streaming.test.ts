@@ -66,7 +66,7 @@ async function peakGrowth(work: () => Promise<void>): Promise<number> {
   await nextTurn();
   const start = retained();
   let peak = start;
-  const timer = setInterval(() => (peak = Math.max(peak, retained())), 250);
+  const timer = setInterval(() => (peak = Math.max(peak, retained())), 500);
   try {
     await work();
   } finally {
