@@ -11,7 +11,9 @@
  * - `number`: a JS number (or a numeric literal string, written as it is);
  * - `string`: text;
  * - `date`: `YYYY-MM-DD`;
- * - `datetime`: `YYYY-MM-DD HH:MM:SS`, the registry's wall-clock time (no zone; the syntax files read it as such).
+ * - `datetime`: `YYYY-MM-DD HH:MM:SS`, the registry's wall-clock time (no zone; the syntax files read it as such). A
+ *   record's stored form `YYYY-MM-DDTHH:MM` is accepted too: exportDateTime turns it into this one (the statistics data
+ *   files do so themselves; the XLSX writer reads both).
  */
 export type ExportVariableType = 'number' | 'string' | 'date' | 'datetime';
 
@@ -191,4 +193,12 @@ export function variableNames(variables: readonly ExportVariable[], target: Stat
 /** A file-safe name: what is not `[A-Za-z0-9_-]` becomes `_` (the table name is already safe; this makes sure). */
 export function fileSafe(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, '_') || 'data';
+}
+
+const STORED_DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?$/;
+
+/** A date-time as the exports write it, `YYYY-MM-DD HH:MM:SS` (from a record's `YYYY-MM-DDTHH:MM`); others unchanged. */
+export function exportDateTime(value: string): string {
+  const m = STORED_DATETIME.exec(value);
+  return m ? `${m[1]} ${m[2]}${m[3] ?? ':00'}` : value;
 }

@@ -49,7 +49,7 @@ export const PATIENTS: ExportTable = {
 export const PATIENT_ROWS: ExportRow[] = [
   ['P001', 1, 'A', 62.5, '1960-03-02', '2026-11-20 08:30:00', '心悸，胸闷 "两周"'],
   ['P002', 2, 'AB', null, '1975-12-31', null, '=HYPERLINK("http://x")'],
-  ['P003', null, null, 70, null, '2026-01-01 00:00:00', '第一行\n第二行\r\n第三行'],
+  ['P003', null, null, 70, null, '2026-01-01T00:00', '第一行\n第二行\r\n第三行'],
   ['P004', 1, 'A', -3.25, '2000-01-01', '2026-06-30 23:59:59', '-1+1'],
   ['P005', 2, null, 0, '1990-07-15', null, null],
 ];

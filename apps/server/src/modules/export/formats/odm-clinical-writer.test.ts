@@ -50,6 +50,7 @@ function subjects(): OdmSubjectData[] {
                 weight: 62.5,
                 height: 170,
                 birth_date: '1960-03-02',
+                visit_time: '2026-11-20T08:30',
                 symptoms: ['dyspnea', 'other'],
                 symptoms_other: '夜间 <阵发性> & "呼吸困难" \'x\'',
                 smoker: '0',
@@ -132,6 +133,7 @@ describe('writeOdmClinicalData', () => {
     expect(items(groups[0]!)).toEqual({
       'I.sex': '1',
       'I.birth_date': '1960-03-02',
+      'I.visit_time': '2026-11-20T08:30:00',
       'I.weight': '62.5',
       'I.height': '170',
       'I.symptoms___dyspnea': '1',

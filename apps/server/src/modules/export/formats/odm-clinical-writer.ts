@@ -114,7 +114,9 @@ function fieldItems(field: AnyField, value: unknown, clashing: ReadonlySet<strin
       value: ticked.has(option.code) ? '1' : '0',
     }));
   }
-  const text = scalarText(value);
+  let text = scalarText(value);
+  // ODM 1.3.2 DataType datetime is ISO 8601 with seconds; a record stores `YYYY-MM-DDTHH:MM`.
+  if (text !== null && field.type === 'datetime' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(text)) text += ':00';
   return text === null ? [] : [{ itemOid: itemOid(field.key), value: text }];
 }
 

@@ -1,8 +1,10 @@
 import type { Writable } from 'node:stream';
 import { writeCsv } from './csv-writer';
 import {
+  exportDateTime,
   fileSafe,
   variableNames,
+  type ExportRow,
   type ExportRows,
   type ExportTable,
   type ExportWriteResult,
@@ -54,6 +56,23 @@ export function statsFiles(table: ExportTable, target: StatTarget): StatsFiles {
   };
 }
 
+/** The rows with their date-times as the syntax files read them (exportDateTime). */
+async function* withExportDateTimes(table: ExportTable, rows: ExportRows): AsyncGenerator<ExportRow> {
+  const columns = table.variables.flatMap((v, i) => (v.type === 'datetime' ? [i] : []));
+  for await (const row of rows) {
+    if (columns.length === 0) {
+      yield row;
+      continue;
+    }
+    const copy = [...row];
+    for (const i of columns) {
+      const value = copy[i];
+      if (typeof value === 'string') copy[i] = exportDateTime(value);
+    }
+    yield copy;
+  }
+}
+
 /** Writes the data file of `statsFiles(table, target)` into `out` (ended at the end). */
 export function writeStatsData(
   table: ExportTable,
@@ -62,5 +81,9 @@ export function writeStatsData(
   target: StatTarget,
   names: VariableNames = variableNames(table.variables, target),
 ): Promise<ExportWriteResult> {
-  return writeCsv(table, rows, out, { header: names.names, formulaGuard: false, flattenLineBreaks: true });
+  return writeCsv(table, withExportDateTimes(table, rows), out, {
+    header: names.names,
+    formulaGuard: false,
+    flattenLineBreaks: true,
+  });
 }
