@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { guardFormula, writeCsv } from './csv-writer';
 import type { ExportTable } from './export-table';
 import { fileOut, PATIENT_ROWS, PATIENTS, tempDir } from './formats.test-support';
+import { failingConsumer, manyRows } from './formats.test-support';
 
 const dir = tempDir('csv');
 const read = (file: string) => parse(readFileSync(file), { bom: true, relax_column_count: false }) as string[][];
@@ -109,5 +110,10 @@ describe('writeCsv', () => {
     await expect(writeCsv(table, failing(), out)).rejects.toThrow('cursor lost');
     expect(out.destroyed).toBe(true);
     expect(written).toBeLessThan(100);
+  });
+  it('should reject, not hang, when the consumer fails', async () => {
+    const out = failingConsumer();
+    await expect(writeCsv(PATIENTS, manyRows(PATIENTS, 100_000), out)).rejects.toThrow('upload lost');
+    expect(out.destroyed).toBe(true);
   });
 });

@@ -33,12 +33,27 @@ export class ExportSink {
     if (!this.stream.write(chunk)) await this.drained();
   }
 
-  /** Resolves once the sink can take more (at once when it can). */
+  /** Resolves once the sink can take more (at once when it can); rejects once the sink or `out` failed. */
   async drained(): Promise<void> {
+    if (this.stream.destroyed) await this.closed();
     if (!this.stream.writableNeedDrain) return;
     // Also settle on an error or close, else a consumer that failed would leave the writer waiting for ever.
     await Promise.race([once(this.stream, 'drain'), this.piped.then(() => undefined)]);
     if (this.stream.destroyed) await this.piped;
+  }
+
+  /**
+   * `work` (such as a producer's own finish that waits for the sink's end), or the sink's failure if that comes first:
+   * a failed `out` must not leave the writer waiting for an end that will never come.
+   */
+  whileOpen<T>(work: Promise<T>): Promise<T> {
+    return Promise.race([work, this.piped.then(() => work)]);
+  }
+
+  /** Rejects with the pipeline's error (the sink was destroyed); resolves if it finished. */
+  private async closed(): Promise<void> {
+    await this.piped;
+    throw new Error('export stream closed');
   }
 
   /** Ends the sink (unless `ended` says its producer ends it) and resolves with the count and hash once `out` has it. */

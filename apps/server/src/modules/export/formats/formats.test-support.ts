@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { afterAll } from 'vitest';
 import type { ExportRow, ExportTable } from './export-table';
 
@@ -77,4 +77,22 @@ export function runTool(command: string, args: readonly string[], cwd: string, w
       cause: error,
     });
   }
+}
+
+/** A consumer that fails on its second chunk (a lost connection to the object store). */
+export function failingConsumer(): Writable {
+  let chunks = 0;
+  return new Writable({
+    highWaterMark: 1024,
+    write(_chunk: Buffer, _encoding, callback) {
+      chunks++;
+      setImmediate(() => callback(chunks > 1 ? new Error('upload lost') : null));
+    },
+  });
+}
+
+/** Many rows, made when asked for. */
+export async function* manyRows(table: ExportTable, count: number): AsyncGenerator<ExportRow> {
+  for (let i = 0; i < count; i++)
+    yield table.variables.map((v) => (v.type === 'number' ? i : v.type === 'date' ? '2026-01-01' : `第 ${i} 行`));
 }

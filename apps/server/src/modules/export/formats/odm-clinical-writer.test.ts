@@ -7,7 +7,7 @@ import { SAMPLE_DEFINITION } from '../../../../test/fixtures/sample-definition';
 import { describeWithShared } from '../../../../test/shared-folder';
 import type { OdmStudyInfo } from '../../database-io/odm';
 import { parseXml, type XmlElement } from '../../database-io/odm-structure.test-support';
-import { fileOut, runTool, tempDir } from './formats.test-support';
+import { failingConsumer, fileOut, runTool, tempDir } from './formats.test-support';
 import {
   odmRecordContext,
   recordFormData,
@@ -178,6 +178,16 @@ describe('writeOdmClinicalData', () => {
     const out = fileOut(path.join(dir, 'failed.xml'));
     await expect(writeOdmClinicalData(SAMPLE_DEFINITION, STUDY, failing(), out)).rejects.toThrow('cursor lost');
     expect(out.destroyed).toBe(true);
+  });
+});
+
+describe('writeOdmClinicalData with a failing consumer', () => {
+  it('should reject, not hang', async () => {
+    async function* many(): AsyncGenerator<OdmSubjectData> {
+      for (let i = 0; i < 100_000; i++) yield { ...subjects()[1]!, subjectKey: `S${i}` };
+    }
+    const out = failingConsumer();
+    await expect(writeOdmClinicalData(SAMPLE_DEFINITION, STUDY, many(), out)).rejects.toThrow('upload lost');
   });
 });
 

@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { ExportTable } from './export-table';
 import { fileOut, PATIENT_ROWS, PATIENTS, tempDir } from './formats.test-support';
+import { failingConsumer, manyRows } from './formats.test-support';
 import { writeXlsx } from './xlsx-writer';
 
 const dir = tempDir('xlsx');
@@ -86,5 +87,10 @@ describe('writeXlsx', () => {
     const rows = values((await readBack(file)).worksheets[0]!);
     expect(rows[1]).toEqual(['ab']);
     expect((rows[2]![0] as string).length).toBe(32_767);
+  });
+  it('should reject, not hang, when the consumer fails', async () => {
+    const out = failingConsumer();
+    await expect(writeXlsx(PATIENTS, manyRows(PATIENTS, 100_000), out)).rejects.toThrow('upload lost');
+    expect(out.destroyed).toBe(true);
   });
 });

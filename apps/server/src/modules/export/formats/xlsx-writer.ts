@@ -117,7 +117,7 @@ export async function writeXlsx(
         await sink.drained();
       }
     }
-    await workbook.commit();
+    await sink.whileOpen(workbook.commit());
   } catch (error) {
     return sink.fail(error);
   }

@@ -7,7 +7,7 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { writeCsv } from './csv-writer';
 import type { ExportRow } from './export-table';
-import { fileOut, PATIENT_ROWS, PATIENTS, tempDir } from './formats.test-support';
+import { failingConsumer, fileOut, manyRows, PATIENT_ROWS, PATIENTS, tempDir } from './formats.test-support';
 import { statsFiles, writeStatsData } from './stats-export';
 import { writeXlsx } from './xlsx-writer';
 import { writeZip } from './zip-writer';
@@ -93,5 +93,23 @@ describe('writeZip', () => {
       ),
     ).rejects.toThrow('cursor lost');
     expect(out.destroyed).toBe(true);
+  });
+
+  it('should reject when the consumer fails and stop the file being written, closing its rows', async () => {
+    let closed = false;
+    async function* rows() {
+      try {
+        yield* manyRows(PATIENTS, 100_000);
+      } finally {
+        closed = true;
+      }
+    }
+    const out = failingConsumer();
+    await expect(writeZip([{ name: 'a.csv', write: (o) => writeCsv(PATIENTS, rows(), o) }], out)).rejects.toThrow(
+      'upload lost',
+    );
+    expect(out.destroyed).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(true);
   });
 });

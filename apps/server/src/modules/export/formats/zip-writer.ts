@@ -54,6 +54,9 @@ export async function writeZip(
   };
   zip.on('error', failWith);
   const files: Promise<{ name: string } & ExportWriteResult>[] = [];
+  // The entries' streams: destroyed when the archive fails, so that a writer still running stops and its rows' source
+  // (a database cursor) is closed, instead of waiting for ever for a drain.
+  const passes: PassThrough[] = [];
   for (const entry of entries) {
     const fileOptions = { mtime, compress: entry.compress ?? true };
     if ('content' in entry) {
@@ -77,6 +80,7 @@ export async function writeZip(
     files.push(file);
     zip.addReadStreamLazy(entry.name, fileOptions, (callback) => {
       const pass = new PassThrough();
+      passes.push(pass);
       const result = entry.write(pass);
       // The writer destroys `pass` on its failure; the archive then fails with the writer's error.
       result.catch(failWith);
@@ -91,6 +95,7 @@ export async function writeZip(
     const total = await sink.finish(results.length, true);
     return { ...total, files: results };
   } catch (error) {
+    for (const pass of passes) pass.destroy(error instanceof Error ? error : new Error(String(error)));
     return sink.fail(error);
   }
 }
