@@ -5,7 +5,7 @@ import {
   type FieldOption,
   type FormDefinition,
 } from '@registry/shared/forms/definition';
-import { el, serializeXml, textEl, type XmlNode } from './xml-writer';
+import { el, serializeXml, textEl, type XmlAttrs, type XmlNode } from './xml-writer';
 
 /**
  * The definition as CDISC ODM 1.3.2 metadata (a Snapshot with one Study and one MetaDataVersion, no clinical data).
@@ -30,7 +30,24 @@ import { el, serializeXml, textEl, type XmlNode } from './xml-writer';
  */
 
 export const ODM_CONTENT_TYPE = 'application/xml';
-const ODM_NS = 'http://www.cdisc.org/ns/odm/v1.3';
+export const ODM_NS = 'http://www.cdisc.org/ns/odm/v1.3';
+
+/**
+ * THE OID rules, shared by this metadata writer and the ClinicalData writer of the exports
+ * (modules/export/formats/odm-clinical-writer.ts), so that data always points at the definitions written here.
+ */
+export const ODM_EVENT_OIDS = { baseline: 'SE.BASELINE', followUp: 'SE.FOLLOWUP' } as const;
+export const formOid = (formKey: string) => `F.${formKey}`;
+/** The form's own item group, or the repeating group of its group field `groupKey`. */
+export const itemGroupOid = (formKey: string, groupKey?: string) =>
+  groupKey === undefined ? `IG.${formKey}` : `IG.${formKey}.${groupKey}`;
+export const itemOid = (fieldKey: string) => `I.${fieldKey}`;
+/** A checkbox option's item: `I.<key>___<code>`, or `I.<key>:<code>` when that OID clashes (see the module comment). */
+export const checkboxItemOid = (clashing: ReadonlySet<string>, fieldKey: string, code: string) =>
+  clashing.has(`I.${fieldKey}___${code}`) ? `I.${fieldKey}:${code}` : `I.${fieldKey}___${code}`;
+/** The study event of a form: follow-up forms in the repeating 随访 event, the others in 基线. */
+export const studyEventOid = (form: Pick<FormDefinition, 'followUp'>) =>
+  form.followUp ? ODM_EVENT_OIDS.followUp : ODM_EVENT_OIDS.baseline;
 
 export type OdmStudyInfo = {
   /** Study OID (stable per project), e.g. the project id. */
@@ -231,7 +248,7 @@ function fieldItems(field: AnyField, c: Collected, order: { n: number }): XmlNod
       );
     return (field.options ?? []).map((option) => {
       const name = `${field.key}___${option.code}`;
-      const oid = c.clashingOids.has(`I.${name}`) ? `I.${field.key}:${option.code}` : `I.${name}`;
+      const oid = checkboxItemOid(c.clashingOids, field.key, option.code);
       c.items.push(
         el('ItemDef', { OID: oid, Name: name, DataType: 'integer', Length: 1 }, [
           description,
@@ -271,7 +288,7 @@ function fieldItems(field: AnyField, c: Collected, order: { n: number }): XmlNod
       );
   }
 
-  const oid = `I.${field.key}`;
+  const oid = itemOid(field.key);
   c.items.push(
     el(
       'ItemDef',
@@ -314,7 +331,7 @@ function formDefs(form: FormDefinition, c: Collected): { formDef: XmlNode; group
       ownRefs.push(...fieldItems(field, c, order));
       continue;
     }
-    const groupOid = `IG.${form.key}.${field.key}`;
+    const groupOid = itemGroupOid(form.key, field.key);
     const columnOrder = { n: 0 };
     const refs = (field.fields ?? []).flatMap((column) => fieldItems(column, c, columnOrder));
     groups.push(
@@ -326,12 +343,12 @@ function formDefs(form: FormDefinition, c: Collected): { formDef: XmlNode; group
     );
     groupRefs.push({ oid: groupOid, mandatory: field.required });
   }
-  const mainOid = `IG.${form.key}`;
+  const mainOid = itemGroupOid(form.key);
   groups.unshift(el('ItemGroupDef', { OID: mainOid, Name: form.title, Repeating: 'No' }, ownRefs));
   const allRefs = [{ oid: mainOid, mandatory: true }, ...groupRefs].map((ref, i) =>
     el('ItemGroupRef', { ItemGroupOID: ref.oid, OrderNumber: i + 1, Mandatory: yesNo(ref.mandatory) }),
   );
-  const formDef = el('FormDef', { OID: `F.${form.key}`, Name: form.title, Repeating: yesNo(form.repeating) }, [
+  const formDef = el('FormDef', { OID: formOid(form.key), Name: form.title, Repeating: yesNo(form.repeating) }, [
     form.description?.trim() ? translated('Description', form.description) : null,
     ...allRefs,
   ]);
@@ -339,14 +356,14 @@ function formDefs(form: FormDefinition, c: Collected): { formDef: XmlNode; group
 }
 
 /** The default checkbox item OIDs that another item (a field, or another checkbox option) would also have. */
-function clashingCheckboxOids(forms: readonly FormDefinition[]): Set<string> {
+export function clashingCheckboxOids(forms: readonly FormDefinition[]): Set<string> {
   const counts = new Map<string, number>();
   const count = (oid: string) => counts.set(oid, (counts.get(oid) ?? 0) + 1);
   const visit = (field: AnyField): void => {
     if (field.type === 'group') (field.fields ?? []).forEach(visit);
     else if (field.type === 'checkbox')
       for (const option of field.options ?? []) count(`I.${field.key}___${option.code}`);
-    else if (field.type !== 'section' && field.type !== 'description') count(`I.${field.key}`);
+    else if (field.type !== 'section' && field.type !== 'description') count(itemOid(field.key));
   };
   for (const form of forms) form.fields.forEach(visit);
   return new Set([...counts].filter(([, n]) => n > 1).map(([oid]) => oid));
@@ -354,6 +371,24 @@ function clashingCheckboxOids(forms: readonly FormDefinition[]): Set<string> {
 
 /** The definition as an ODM 1.3.2 XML document. */
 export function definitionToOdm(definition: Definition, study: OdmStudyInfo): string {
+  return serializeXml(el('ODM', odmRootAttrs(study, 'Metadata'), [odmStudy(definition, study)]));
+}
+
+/** The attributes of the ODM root: a Snapshot of the given granularity (`Metadata`; `All` with ClinicalData). */
+export function odmRootAttrs(study: OdmStudyInfo, granularity: 'Metadata' | 'All'): XmlAttrs {
+  return {
+    xmlns: ODM_NS,
+    FileType: 'Snapshot',
+    FileOID: study.fileOid,
+    CreationDateTime: study.createdAt.toISOString(),
+    ODMVersion: '1.3.2',
+    Granularity: granularity,
+    SourceSystem: study.sourceSystem ?? '临床科研患者登记平台',
+  };
+}
+
+/** The Study element: global variables, units and the MetaDataVersion of the definition. */
+export function odmStudy(definition: Definition, study: OdmStudyInfo): XmlNode {
   const forms = definition.categories.flatMap((category) => category.forms);
   const c: Collected = {
     clashingOids: clashingCheckboxOids(forms),
@@ -373,14 +408,14 @@ export function definitionToOdm(definition: Definition, study: OdmStudyInfo): st
   const baseline = forms.filter((f) => !f.followUp);
   const followUp = forms.filter((f) => f.followUp);
   const events = [
-    { oid: 'SE.BASELINE', name: '基线', repeating: false, forms: baseline },
-    ...(followUp.length > 0 ? [{ oid: 'SE.FOLLOWUP', name: '随访', repeating: true, forms: followUp }] : []),
+    { oid: ODM_EVENT_OIDS.baseline, name: '基线', repeating: false, forms: baseline },
+    ...(followUp.length > 0 ? [{ oid: ODM_EVENT_OIDS.followUp, name: '随访', repeating: true, forms: followUp }] : []),
   ];
   const eventDefs = events.map((event) =>
     el(
       'StudyEventDef',
       { OID: event.oid, Name: event.name, Repeating: yesNo(event.repeating), Type: 'Scheduled' },
-      event.forms.map((form, i) => el('FormRef', { FormOID: `F.${form.key}`, OrderNumber: i + 1, Mandatory: 'No' })),
+      event.forms.map((form, i) => el('FormRef', { FormOID: formOid(form.key), OrderNumber: i + 1, Mandatory: 'No' })),
     ),
   );
 
@@ -412,28 +447,13 @@ export function definitionToOdm(definition: Definition, study: OdmStudyInfo): st
         )
       : null;
 
-  const root = el(
-    'ODM',
-    {
-      xmlns: ODM_NS,
-      FileType: 'Snapshot',
-      FileOID: study.fileOid,
-      CreationDateTime: study.createdAt.toISOString(),
-      ODMVersion: '1.3.2',
-      Granularity: 'Metadata',
-      SourceSystem: study.sourceSystem ?? '临床科研患者登记平台',
-    },
-    [
-      el('Study', { OID: study.studyOid }, [
-        el('GlobalVariables', {}, [
-          textEl('StudyName', {}, study.studyName),
-          textEl('StudyDescription', {}, study.studyDescription),
-          textEl('ProtocolName', {}, study.protocolName),
-        ]),
-        basicDefinitions,
-        metaDataVersion,
-      ]),
-    ],
-  );
-  return serializeXml(root);
+  return el('Study', { OID: study.studyOid }, [
+    el('GlobalVariables', {}, [
+      textEl('StudyName', {}, study.studyName),
+      textEl('StudyDescription', {}, study.studyDescription),
+      textEl('ProtocolName', {}, study.protocolName),
+    ]),
+    basicDefinitions,
+    metaDataVersion,
+  ]);
 }

@@ -30,11 +30,14 @@ export function escapeAttr(value: string): string {
     .replace(/\r/g, '&#13;');
 }
 
-function write(node: XmlNode, indent: string, out: string[]): void {
-  const attrs = Object.entries(node.attrs)
+const attrText = (attrs: XmlAttrs) =>
+  Object.entries(attrs)
     .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
     .map(([k, v]) => ` ${k}="${escapeAttr(String(v))}"`)
     .join('');
+
+function write(node: XmlNode, indent: string, out: string[]): void {
+  const attrs = attrText(node.attrs);
   if (node.text !== undefined) {
     out.push(`${indent}<${node.name}${attrs}>${escapeText(node.text)}</${node.name}>`);
   } else if (node.children.length === 0) {
@@ -50,5 +53,18 @@ function write(node: XmlNode, indent: string, out: string[]): void {
 export function serializeXml(root: XmlNode): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
   write(root, '', out);
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * For a document written in pieces (a streamed export): the XML declaration, an element's start and end tags, and a
+ * whole element as lines at an indent — each escaped as serializeXml escapes.
+ */
+export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+export const startTag = (name: string, attrs: XmlAttrs = {}, indent = '') => `${indent}<${name}${attrText(attrs)}>\n`;
+export const endTag = (name: string, indent = '') => `${indent}</${name}>\n`;
+export function serializeElement(node: XmlNode, indent = ''): string {
+  const out: string[] = [];
+  write(node, indent, out);
   return `${out.join('\n')}\n`;
 }
