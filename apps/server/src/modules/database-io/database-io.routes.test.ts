@@ -11,7 +11,7 @@ import { hospital, member, project, publishCrf } from '../../../test/factories';
 import { describeWithShared } from '../../../test/shared-folder';
 import { createBareTestApp, type TestApp } from '../../../test/test-app';
 import { definitionToWorkbook, DICTIONARY_SHEET, workbookToDefinition } from './excel';
-import { checkOdmStructure } from './odm-structure.test-support';
+import { checkOdmStructure } from '../../lib/odm/odm-structure.test-support';
 
 type Body<T = unknown> = { status: number; message: string; data: T; issues?: { path: string; message: string }[] };
 

@@ -16,7 +16,7 @@ import {
 } from '../../domain/crf/crf-definition.repository';
 import { isUuid, requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
 import { definitionToWorkbook, EXCEL_CONTENT_TYPE, workbookToDefinition } from './excel';
-import { definitionToOdm, ODM_CONTENT_TYPE } from './odm';
+import { definitionToOdm, ODM_CONTENT_TYPE } from '../../lib/odm/odm';
 import { redcapToDefinition } from './redcap';
 
 export const IO_MESSAGES = {

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { FormDefinition } from '@registry/shared/forms/definition';
 import { SAMPLE_DEFINITION } from '../../../../test/fixtures/sample-definition';
 import { describeWithShared } from '../../../../test/shared-folder';
-import type { OdmStudyInfo } from '../../database-io/odm';
-import { parseXml, type XmlElement } from '../../database-io/odm-structure.test-support';
+import type { OdmStudyInfo } from '../../../lib/odm/odm';
+import { parseXml, type XmlElement } from '../../../lib/odm/odm-structure.test-support';
 import { failingConsumer, fileOut, runTool, tempDir } from './formats.test-support';
 import {
   odmRecordContext,

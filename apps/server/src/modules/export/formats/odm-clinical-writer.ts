@@ -10,8 +10,8 @@ import {
   odmStudy,
   studyEventOid,
   type OdmStudyInfo,
-} from '../../database-io/odm';
-import { el, endTag, serializeElement, startTag, XML_DECLARATION, type XmlNode } from '../../database-io/xml-writer';
+} from '../../../lib/odm/odm';
+import { el, endTag, serializeElement, startTag, XML_DECLARATION, type XmlNode } from '../../../lib/odm/xml-writer';
 import { ExportSink } from './export-sink';
 import type { ExportWriteResult } from './export-table';
 
