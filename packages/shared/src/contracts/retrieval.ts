@@ -17,3 +17,43 @@ export const cohortCountResponse = z.object({
   total: z.number().int(),
 });
 export type CohortCountResponse = z.infer<typeof cohortCountResponse>;
+
+// ---- saved queries (`retrieval/query`) ---------------------------------------------------------------------------
+
+const queryName = z.string('请输入检索名称').trim().min(1, '请输入检索名称').max(100, '检索名称不能超过100个字符');
+const queryDescription = z.string().trim().max(500, '说明不能超过500个字符');
+
+/** A saved cohort query of the current project: the caller's own, or one another member shared. */
+export const savedQueryVO = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  /** Shared with the project's members who may retrieve (they may run and copy it; only its owner edits it). */
+  shared: z.boolean(),
+  /** The caller owns it. */
+  mine: z.boolean(),
+  ownerName: z.string(),
+  cohort: cohortDefinition,
+  rowVersion: z.number().int(),
+  updatedAt: z.string(),
+});
+export type SavedQueryVO = z.infer<typeof savedQueryVO>;
+
+export const savedQueryListResponse = z.array(savedQueryVO);
+
+export const savedQueryCreateRequest = z.object({
+  name: queryName,
+  description: queryDescription.optional(),
+  shared: z.boolean().default(false),
+  cohort: cohortDefinition,
+});
+export type SavedQueryCreateRequest = z.input<typeof savedQueryCreateRequest>;
+
+export const savedQueryUpdateRequest = savedQueryCreateRequest.extend({
+  id: z.string().max(64, '检索不存在'),
+  /** The version the caller read: a save in between answers 409. */
+  rowVersion: z.number().int().min(1),
+});
+export type SavedQueryUpdateRequest = z.input<typeof savedQueryUpdateRequest>;
+
+export const savedQueryIdRequest = z.object({ id: z.string().max(64, '检索不存在') });

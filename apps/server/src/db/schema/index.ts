@@ -15,3 +15,4 @@ export * from './records';
 export * from './dictionaries';
 export * from './followup';
 export * from './jobs';
+export * from './retrieval';

@@ -2,4 +2,8 @@
 export const RETRIEVAL_MESSAGES = {
   noDefinition: '项目尚未发布表单，无法按表单字段检索',
   timeout: (seconds: number) => `检索超过${seconds}秒仍未完成，请增加条件缩小范围后重试`,
+  queryNotFound: '检索不存在',
+  notOwner: '只有创建者可以修改或删除此检索，可以复制一份后修改',
+  nameTaken: (name: string) => `已有名为「${name}」的检索`,
+  stale: '该检索已被修改，请刷新后重试',
 } as const;

@@ -1,7 +1,9 @@
-import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { formVersions } from '../../db/schema/crf-definition';
+import { users } from '../../db/schema/identity';
 import { patients } from '../../db/schema/patients';
+import { retrievalQueries } from '../../db/schema/retrieval';
 import type { ProjectScope } from '../../domain/scope/project-scope';
 import { patientScope } from '../../domain/scope/patient-scope.repository';
 
@@ -55,4 +57,59 @@ function causeCode(err: unknown): string | undefined {
     if (typeof code === 'string') return code;
   }
   return undefined;
+}
+
+// ---- saved queries ------------------------------------------------------------------------------------------------
+
+export const QUERY_NAME_UNIQUE = 'retrieval_queries_owner_name_uq';
+
+export type SavedQueryRow = typeof retrievalQueries.$inferSelect & { ownerName: string };
+
+/** The live saved queries of the scope's project the user may see (their own and the shared), newest change first. */
+export async function listSavedQueries(db: Executor, scope: ProjectScope, id?: string): Promise<SavedQueryRow[]> {
+  return db
+    .select({ ...getTableColumns(retrievalQueries), ownerName: users.name })
+    .from(retrievalQueries)
+    .innerJoin(users, eq(users.id, retrievalQueries.ownerId))
+    .where(
+      and(
+        eq(retrievalQueries.tenantId, scope.tenantId),
+        eq(retrievalQueries.projectId, scope.projectId),
+        isNull(retrievalQueries.deletedAt),
+        or(eq(retrievalQueries.ownerId, scope.userId), eq(retrievalQueries.shared, true)),
+        id ? eq(retrievalQueries.id, id) : undefined,
+      ),
+    )
+    .orderBy(desc(retrievalQueries.updatedAt), retrievalQueries.id);
+}
+
+export async function insertSavedQuery(tx: Executor, values: typeof retrievalQueries.$inferInsert): Promise<string> {
+  const [row] = await tx.insert(retrievalQueries).values(values).returning({ id: retrievalQueries.id });
+  if (!row) throw new Error('insert returned no row');
+  return row.id;
+}
+
+/** Updates the owner's live query at `rowVersion`; false when it changed or went meanwhile. */
+export async function updateSavedQuery(
+  tx: Executor,
+  scope: ProjectScope,
+  id: string,
+  rowVersion: number,
+  set: Partial<typeof retrievalQueries.$inferInsert>,
+): Promise<boolean> {
+  const rows = await tx
+    .update(retrievalQueries)
+    .set({ ...set, rowVersion: sql`${retrievalQueries.rowVersion} + 1` })
+    .where(
+      and(
+        eq(retrievalQueries.tenantId, scope.tenantId),
+        eq(retrievalQueries.projectId, scope.projectId),
+        eq(retrievalQueries.ownerId, scope.userId),
+        eq(retrievalQueries.id, id),
+        eq(retrievalQueries.rowVersion, rowVersion),
+        isNull(retrievalQueries.deletedAt),
+      ),
+    )
+    .returning({ id: retrievalQueries.id });
+  return rows.length === 1;
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CohortCountResponse } from '@registry/shared/contracts/retrieval';
+import { and, eq } from 'drizzle-orm';
+import type { CohortCountResponse, SavedQueryVO } from '@registry/shared/contracts/retrieval';
 import { DEFAULT_MISSING_CODES, type Definition } from '@registry/shared/forms/definition';
+import { auditEvents } from '../../db/schema';
 import { center, hospital, member, patient, project, publishCrf } from '../../../test/factories';
 import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
@@ -195,5 +197,95 @@ describe('POST retrieval/count', () => {
     expect(tooDeep.json<Body>().message).toContain('条件组最多嵌套5层');
     expect((await count(stat, { version: 2, root: { kind: 'group', op: 'and', items: [] } })).statusCode).toBe(400);
     expect((await count(entry1, all(lvefBelow40))).statusCode).toBe(403);
+  });
+});
+
+describe('saved queries (retrieval/query)', () => {
+  const create = (token: string, payload: Record<string, unknown>) =>
+    t.api({ method: 'POST', url: '/retrieval/query', token, payload });
+  const list = async (token: string) => {
+    const res = await t.api({ method: 'GET', url: '/retrieval/query/list', token });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<Body<SavedQueryVO[]>>().data;
+  };
+
+  it("should keep a private query its owner's and show a shared one to the project, editable by its owner only", async () => {
+    const mine = await create(stat, { name: '低射血分数', cohort: all(lvefBelow40) });
+    expect(mine.statusCode, mine.body).toBe(200);
+    const privateQuery = mine.json<Body<SavedQueryVO>>().data;
+    expect(privateQuery).toMatchObject({ name: '低射血分数', shared: false, mine: true, rowVersion: 1 });
+    const shared = (
+      await create(stat, { name: 'BNP 升高', description: ' 心衰随访 ', shared: true, cohort: all(bnpRowAbove1000) })
+    ).json<Body<SavedQueryVO>>().data;
+    expect(shared.description).toBe('心衰随访');
+
+    expect((await list(stat)).map((q) => q.name).sort()).toEqual(['BNP 升高', '低射血分数']);
+    const seen = await list(lead1);
+    expect(seen.map((q) => [q.name, q.mine])).toEqual([['BNP 升高', false]]);
+    const detail = (id: string, token: string) =>
+      t.api({ method: 'GET', url: `/retrieval/query/detail?id=${id}`, token });
+    expect((await detail(privateQuery.id, lead1)).statusCode).toBe(404);
+    expect((await detail(privateQuery.id, strangerOwner)).statusCode).toBe(404);
+    expect((await detail(shared.id, lead1)).json<Body<SavedQueryVO>>().data.cohort).toEqual(all(bnpRowAbove1000));
+
+    const update = (token: string, body: Record<string, unknown>) =>
+      t.api({ method: 'PUT', url: '/retrieval/query', token, payload: body });
+    const change = {
+      id: shared.id,
+      rowVersion: 1,
+      name: 'BNP 升高（>1000）',
+      shared: true,
+      cohort: all(bnpRowAbove1000),
+    };
+    expect((await update(lead1, change)).statusCode).toBe(403);
+    expect(
+      (await t.api({ method: 'POST', url: '/retrieval/query/delete', token: lead1, payload: { id: shared.id } }))
+        .statusCode,
+    ).toBe(403);
+    const updated = await update(stat, change);
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json<Body<SavedQueryVO>>().data).toMatchObject({ name: 'BNP 升高（>1000）', rowVersion: 2 });
+    const stale = await update(stat, { ...change, name: '再改' });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json<Body>().message).toBe('该检索已被修改，请刷新后重试');
+
+    const [event] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'retrieval_query.update'), eq(auditEvents.entityId, shared.id)));
+    expect(event?.oldValue).toMatchObject({ name: 'BNP 升高', shared: true });
+    expect(event?.newValue).toMatchObject({ name: 'BNP 升高（>1000）' });
+
+    const removed = await t.api({
+      method: 'POST',
+      url: '/retrieval/query/delete',
+      token: stat,
+      payload: { id: privateQuery.id },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await list(stat)).map((q) => q.name)).toEqual(['BNP 升高（>1000）']);
+    expect((await detail(privateQuery.id, stat)).statusCode).toBe(404);
+    const deletions = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'retrieval_query.delete'), eq(auditEvents.entityId, privateQuery.id)));
+    expect(deletions).toHaveLength(1);
+  });
+
+  it('should refuse a name the owner already uses (any case) and a cohort that does not fit the forms', async () => {
+    expect((await create(stat, { name: 'Cohort A', cohort: all(lvefBelow40) })).statusCode).toBe(200);
+    const again = await create(stat, { name: 'cohort a', cohort: all(lvefBelow40) });
+    expect(again.statusCode).toBe(409);
+    expect(again.json<Body>().message).toBe('已有名为「cohort a」的检索');
+    // another member may use the same name
+    expect((await create(lead1, { name: 'Cohort A', cohort: all(lvefBelow40) })).statusCode).toBe(200);
+    const bad = await create(stat, {
+      name: '坏的',
+      cohort: all({ kind: 'field', formKey: 'echo', fieldKey: 'nope', op: 'empty' }),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<Body>().issues).toEqual([{ path: 'cohort.root.items.0.fieldKey', message: '字段「nope」不存在' }]);
+    expect((await create(stat, { name: ' ', cohort: all() })).statusCode).toBe(400);
+    expect((await create(entry1, { name: '无权限', cohort: all() })).statusCode).toBe(403);
   });
 });

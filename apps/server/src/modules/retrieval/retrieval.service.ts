@@ -4,12 +4,27 @@ import { shanghaiDate } from '@registry/shared/dates';
 import type { Db } from '../../db/client';
 import type { DefinitionCache } from '../../domain/crf/definition-cache';
 import { requireProjectScope, type ProjectScope } from '../../domain/scope/project-scope';
-import { AppError } from '../../lib/errors';
+import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { Clock } from '../../lib/clock';
 import type { AuthContext } from '../auth/session.service';
+import type {
+  SavedQueryCreateRequest,
+  SavedQueryUpdateRequest,
+  SavedQueryVO,
+} from '@registry/shared/contracts/retrieval';
+import { audit, type AuditContext } from '../../plugins/audit';
+import { isUuid } from '../../domain/scope/project-scope';
 import { compileCohort } from './cohort.repository';
 import { RETRIEVAL_MESSAGES as M } from './retrieval.messages';
-import { countCohort, latestVersionIds } from './retrieval.repository';
+import {
+  countCohort,
+  insertSavedQuery,
+  latestVersionIds,
+  listSavedQueries,
+  QUERY_NAME_UNIQUE,
+  updateSavedQuery,
+  type SavedQueryRow,
+} from './retrieval.repository';
 
 /** How long a count may run before PostgreSQL cancels it. */
 export const COUNT_TIMEOUT_MS = 15_000;
@@ -46,7 +61,165 @@ export function createRetrievalService(deps: { db: Db; clock: Clock; definitions
     return compileCohort(cohort, forms, shanghaiDate(clock.now()));
   }
 
+  const present = (scope: ProjectScope, r: SavedQueryRow): SavedQueryVO => ({
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    shared: r.shared,
+    mine: r.ownerId === scope.userId,
+    ownerName: r.ownerName,
+    cohort: r.definition,
+    rowVersion: r.rowVersion,
+    updatedAt: r.updatedAt.toISOString(),
+  });
+
+  /** A saved query the caller may see, else 404 exactly like a missing one. */
+  async function visibleQuery(scope: ProjectScope, id: string): Promise<SavedQueryRow> {
+    const [row] = isUuid(id) ? await listSavedQueries(db, scope, id) : [];
+    if (!row) throw new AppError(404, M.queryNotFound);
+    return row;
+  }
+
+  /** The caller's own saved query (another member's shared one: 403, it can be copied). */
+  async function ownQuery(scope: ProjectScope, id: string): Promise<SavedQueryRow> {
+    const row = await visibleQuery(scope, id);
+    if (row.ownerId !== scope.userId) throw new AppError(403, M.notOwner);
+    return row;
+  }
+
+  function nameTaken(name: string) {
+    return (err: unknown): never => {
+      if (isUniqueViolation(err, QUERY_NAME_UNIQUE))
+        throw new AppError(409, M.nameTaken(name), [{ path: 'name', message: M.nameTaken(name) }]);
+      throw err;
+    };
+  }
+
+  const audited = (input: { name: string; description: string | null; shared: boolean; cohort: CohortDefinition }) => ({
+    name: input.name,
+    description: input.description,
+    shared: input.shared,
+    cohort: input.cohort,
+  });
+
   return {
+    async listQueries(auth: AuthContext): Promise<SavedQueryVO[]> {
+      const scope = await requireProjectScope(db, auth);
+      return (await listSavedQueries(db, scope)).map((r) => present(scope, r));
+    },
+
+    async getQuery(auth: AuthContext, id: string): Promise<SavedQueryVO> {
+      const scope = await requireProjectScope(db, auth);
+      return present(scope, await visibleQuery(scope, id));
+    },
+
+    async createQuery(auth: AuthContext, input: SavedQueryCreateRequest, ctx: AuditContext): Promise<SavedQueryVO> {
+      const scope = await requireProjectScope(db, auth);
+      const cohort = input.cohort as CohortDefinition;
+      await checked(scope, cohort);
+      const values = {
+        name: input.name,
+        description: input.description?.trim() ? input.description.trim() : null,
+        shared: input.shared ?? false,
+        cohort,
+      };
+      const now = clock.now();
+      const id = await db
+        .transaction(async (tx) => {
+          const newId = await insertSavedQuery(tx, {
+            tenantId: scope.tenantId,
+            projectId: scope.projectId,
+            ownerId: scope.userId,
+            name: values.name,
+            description: values.description,
+            shared: values.shared,
+            definition: cohort,
+            createdAt: now,
+            updatedAt: now,
+            updatedBy: scope.userId,
+          });
+          await audit(
+            tx,
+            ctx,
+            {
+              action: 'retrieval_query.create',
+              entityType: 'retrieval_query',
+              entityId: newId,
+              newValue: audited(values),
+            },
+            now,
+          );
+          return newId;
+        })
+        .catch(nameTaken(values.name));
+      return present(scope, await visibleQuery(scope, id));
+    },
+
+    async updateQuery(auth: AuthContext, input: SavedQueryUpdateRequest, ctx: AuditContext): Promise<SavedQueryVO> {
+      const scope = await requireProjectScope(db, auth);
+      const before = await ownQuery(scope, input.id);
+      if (before.rowVersion !== input.rowVersion) throw new AppError(409, M.stale);
+      const cohort = input.cohort as CohortDefinition;
+      await checked(scope, cohort);
+      const values = {
+        name: input.name,
+        description: input.description?.trim() ? input.description.trim() : null,
+        shared: input.shared ?? false,
+        cohort,
+      };
+      const now = clock.now();
+      await db
+        .transaction(async (tx) => {
+          const done = await updateSavedQuery(tx, scope, before.id, input.rowVersion, {
+            name: values.name,
+            description: values.description,
+            shared: values.shared,
+            definition: cohort,
+            updatedAt: now,
+            updatedBy: scope.userId,
+          });
+          if (!done) throw new AppError(409, M.stale);
+          await audit(
+            tx,
+            ctx,
+            {
+              action: 'retrieval_query.update',
+              entityType: 'retrieval_query',
+              entityId: before.id,
+              oldValue: audited({ ...before, cohort: before.definition }),
+              newValue: audited(values),
+            },
+            now,
+          );
+        })
+        .catch(nameTaken(values.name));
+      return present(scope, await visibleQuery(scope, before.id));
+    },
+
+    async deleteQuery(auth: AuthContext, id: string, ctx: AuditContext): Promise<void> {
+      const scope = await requireProjectScope(db, auth);
+      const before = await ownQuery(scope, id);
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        const done = await updateSavedQuery(tx, scope, before.id, before.rowVersion, {
+          deletedAt: now,
+          updatedAt: now,
+        });
+        if (!done) throw new AppError(409, M.stale);
+        await audit(
+          tx,
+          ctx,
+          {
+            action: 'retrieval_query.delete',
+            entityType: 'retrieval_query',
+            entityId: before.id,
+            oldValue: audited({ ...before, cohort: before.definition }),
+          },
+          now,
+        );
+      });
+    },
+
     async count(auth: AuthContext, cohort: CohortDefinition) {
       const scope = await requireProjectScope(db, auth);
       const predicate = await checked(scope, cohort);
