@@ -72,11 +72,13 @@ describe('cohortForms', () => {
     expect(base?.fields.find((x) => x.key === 'hf')?.options).toEqual(['1', '0']);
     expect(base?.fields.find((x) => x.key === 'smoke')?.options).toEqual(['1', '2', '3']);
     expect(base?.fields.find((x) => x.key === 'ethnic')?.options).toBeUndefined();
+    expect(base?.fields.find((x) => x.key === 'ethnic')?.dictCode).toBe('ethnic');
+    expect(base?.fields.find((x) => x.key === 'hf')?.optionLabels).toEqual(['是', '否']);
     expect(base?.fields.some((x) => x.key === 'drug')).toBe(false);
     expect(base?.fields.find((x) => x.key === 'meds')?.columns).toEqual([
       { key: 'drug', label: '药物', type: 'text' },
       { key: 'dose', label: '剂量', type: 'decimal' },
-      { key: 'route', label: '途径', type: 'radio', options: ['po', 'iv'] },
+      { key: 'route', label: '途径', type: 'radio', options: ['po', 'iv'], optionLabels: ['po', 'iv'] },
       { key: 'started', label: '开始', type: 'date' },
     ]);
   });

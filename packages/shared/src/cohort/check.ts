@@ -20,20 +20,24 @@ export type CohortField = {
   label: string;
   type: FieldType;
   options?: readonly string[];
+  /** The labels of `options`, in the same order (what a builder shows; the codes are what a condition stores). */
+  optionLabels?: readonly string[];
+  /** A dict field's shared option list (`sys-field-dict-option`): a builder searches its codes there. */
+  dictCode?: string;
   columns?: readonly CohortField[];
 };
 /** A form of the published definition: its own fields (a group's columns are listed under the group field). */
 export type CohortForm = { key: string; title: string; repeating: boolean; fields: readonly CohortField[] };
 
 function cohortFieldOf(f: AnyField): CohortField {
-  const options =
-    f.type === 'yesno'
-      ? YES_NO_OPTIONS.map((o) => o.code as string)
-      : f.type === 'radio' || f.type === 'checkbox'
-        ? (f.options ?? []).map((o) => o.code)
-        : undefined;
+  const options: readonly { code: string; label: string }[] | undefined =
+    f.type === 'yesno' ? YES_NO_OPTIONS : f.type === 'radio' || f.type === 'checkbox' ? (f.options ?? []) : undefined;
   const field: CohortField = { key: f.key, label: f.label, type: f.type };
-  if (options) field.options = options;
+  if (options) {
+    field.options = options.map((o) => o.code);
+    field.optionLabels = options.map((o) => o.label);
+  }
+  if (f.type === 'dict' && f.dictCode) field.dictCode = f.dictCode;
   if (f.type === 'group' && 'fields' in f) field.columns = (f.fields ?? []).map(cohortFieldOf);
   return field;
 }
