@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { checkCohort } from '@registry/shared/cohort/check';
@@ -194,7 +194,42 @@ describe('CohortBuilder', () => {
     ]);
   });
 
-  it('disables the add buttons at the depth and condition limits', () => {
+  it('takes typed dates and number ranges; a range is sent once both ends are there', async () => {
+    const user = userEvent.setup();
+    const { last } = renderBuilder({
+      version: 1,
+      root: {
+        kind: 'group',
+        op: 'and',
+        items: [
+          { kind: 'patient', attr: 'enrolDate', op: 'between' },
+          { kind: 'patient', attr: 'ageAtEnrol', op: 'between' },
+        ],
+      },
+    });
+    const enrol = region('条件 1');
+    // typed, as ADR 0012 has it (a click would load the calendar)
+    act(() => within(enrol).getByLabelText('开始日期').focus());
+    await user.keyboard('2024/1/5{Enter}');
+    expect(last()?.root.items[0]).toEqual({ kind: 'patient', attr: 'enrolDate', op: 'between' });
+    act(() => within(enrol).getByLabelText('结束日期').focus());
+    await user.keyboard('20241231{Enter}');
+    expect(last()?.root.items[0]).toEqual({
+      kind: 'patient',
+      attr: 'enrolDate',
+      op: 'between',
+      value: ['2024-01-05', '2024-12-31'],
+    });
+    const age = region('条件 2');
+    await user.type(within(age).getByLabelText('下限'), '18');
+    expect(within(age).getByRole('alert')).toHaveTextContent('「入组年龄」须填写下限和上限');
+    await user.type(within(age).getByLabelText('上限'), '80');
+    expect(last()?.root.items[1]).toEqual({ kind: 'patient', attr: 'ageAtEnrol', op: 'between', value: [18, 80] });
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+  });
+
+  it('disables the add buttons at the depth and condition limits, and tells why on hover', async () => {
+    const user = userEvent.setup();
     let deepest: CohortGroup = { kind: 'group', op: 'and', items: [] };
     for (let level = COHORT_LIMITS.depth; level > 1; level--) deepest = { kind: 'group', op: 'and', items: [deepest] };
     renderBuilder({ version: 1, root: deepest });
@@ -202,6 +237,10 @@ describe('CohortBuilder', () => {
     expect(within(bottom).getByRole('button', { name: /添加条件组/ })).toBeDisabled();
     expect(within(bottom).getByRole('button', { name: /添加条件$/ })).toBeEnabled();
     expect(within(region('条件组 1.1.1')).getAllByRole('button', { name: /添加条件组/ })[1]).toBeEnabled();
+    await user.hover(within(bottom).getByRole('button', { name: /添加条件组/ }));
+    await waitFor(() =>
+      expect(document.querySelector('.ant-tooltip')).toHaveTextContent(`条件组最多嵌套${COHORT_LIMITS.depth}层`),
+    );
   });
 
   it(`disables every add-condition button at ${COHORT_LIMITS.conditions} conditions`, () => {

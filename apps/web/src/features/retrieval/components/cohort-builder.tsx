@@ -173,7 +173,12 @@ function ComparisonInputs({
             style={{ minWidth: 200 }}
             treeData={sameRow ? [...sameRow, ...dateNodes] : dateNodes}
             showSearch={{ filterTreeNode }}
-            value={condition.other ? nodeValue(condition.other.formKey, condition.other.fieldKey) : undefined}
+            value={
+              condition.other
+                ? (sameRow?.find((n) => n.value.endsWith(`/${condition.other?.fieldKey}`))?.value ??
+                  nodeValue(condition.other.formKey, condition.other.fieldKey))
+                : undefined
+            }
             onChange={(v: string) => {
               const keys = parseNodeValue(v);
               // a column of the same row is named by its form and its key
