@@ -89,6 +89,18 @@ function useBuilder(): Ctx {
   return ctx;
 }
 
+/**
+ * A condition's React key: its place, kind, field and operator. The definition carries no ids; with its place alone,
+ * removing a condition would hand its inputs' unsent state (a range's one end, a typed date) to the next one. Typing
+ * a value changes none of these, so the input keeps its focus.
+ */
+function itemKey(item: CohortItem | CohortRowCondition, i: number): string {
+  const kind = 'kind' in item ? item.kind : 'row';
+  const what = 'fieldKey' in item ? item.fieldKey : 'attr' in item ? item.attr : 'formKey' in item ? item.formKey : '';
+  const op = 'op' in item ? item.op : '';
+  return `${i}:${kind}:${what}:${op}`;
+}
+
 /** A button that, when `reason` is set, is disabled and tells why on hover. */
 function LimitedButton({
   reason,
@@ -304,7 +316,7 @@ function RowsInputs({
         const field = fieldOf(c.fieldKey);
         const messages = issuesAt(issues, `${at}.conditions.${j}`);
         return (
-          <div className="cohort-condition" role="group" aria-label={`行条件 ${j + 1}`} key={j}>
+          <div className="cohort-condition" role="group" aria-label={`行条件 ${j + 1}`} key={itemKey(c, j)}>
             <Space wrap align="start">
               <Select
                 aria-label="字段"
@@ -463,7 +475,7 @@ function GroupEditor({ group, path }: { group: CohortGroup; path: ItemPath }) {
           item.kind === 'group' ? (
             <GroupEditor key={i} group={item} path={[...path, i]} />
           ) : (
-            <ConditionEditor key={i} item={item} path={[...path, i]} />
+            <ConditionEditor key={itemKey(item, i)} item={item} path={[...path, i]} />
           ),
         )}
       </div>
