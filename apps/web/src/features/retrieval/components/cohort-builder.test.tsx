@@ -228,6 +228,26 @@ describe('CohortBuilder', () => {
     expect(screen.queryAllByRole('alert')).toEqual([]);
   });
 
+  it('removing a condition hands none of its unsent input to the one that takes its place', async () => {
+    const user = userEvent.setup();
+    const { last } = renderBuilder({
+      version: 1,
+      root: {
+        kind: 'group',
+        op: 'and',
+        items: [
+          { kind: 'patient', attr: 'ageAtEnrol', op: 'between' },
+          { kind: 'patient', attr: 'ageAtEnrol', op: 'between' },
+        ],
+      },
+    });
+    await user.type(within(region('条件 1')).getByLabelText('下限'), '18');
+    await user.click(within(region('条件 1')).getByRole('button', { name: '删除条件' }));
+    expect(within(region('条件 1')).getByLabelText('下限')).toHaveValue('');
+    await user.type(within(region('条件 1')).getByLabelText('上限'), '80');
+    expect(last()?.root.items).toEqual([{ kind: 'patient', attr: 'ageAtEnrol', op: 'between' }]);
+  });
+
   it('disables the add buttons at the depth and condition limits, and tells why on hover', async () => {
     const user = userEvent.setup();
     let deepest: CohortGroup = { kind: 'group', op: 'and', items: [] };

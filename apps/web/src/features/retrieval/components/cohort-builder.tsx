@@ -36,6 +36,8 @@ import {
 import {
   appendItem,
   builderIssues,
+  carryIdentity,
+  identityOf,
   conditionLimit,
   conditionOn,
   depthLimit,
@@ -87,18 +89,6 @@ function useBuilder(): Ctx {
   const ctx = useContext(BuilderContext);
   if (!ctx) throw new Error('CohortBuilder context missing');
   return ctx;
-}
-
-/**
- * A condition's React key: its place, kind, field and operator. The definition carries no ids; with its place alone,
- * removing a condition would hand its inputs' unsent state (a range's one end, a typed date) to the next one. Typing
- * a value changes none of these, so the input keeps its focus.
- */
-function itemKey(item: CohortItem | CohortRowCondition, i: number): string {
-  const kind = 'kind' in item ? item.kind : 'row';
-  const what = 'fieldKey' in item ? item.fieldKey : 'attr' in item ? item.attr : 'formKey' in item ? item.formKey : '';
-  const op = 'op' in item ? item.op : '';
-  return `${i}:${kind}:${what}:${op}`;
 }
 
 /** A button that, when `reason` is set, is disabled and tells why on hover. */
@@ -316,7 +306,7 @@ function RowsInputs({
         const field = fieldOf(c.fieldKey);
         const messages = issuesAt(issues, `${at}.conditions.${j}`);
         return (
-          <div className="cohort-condition" role="group" aria-label={`行条件 ${j + 1}`} key={itemKey(c, j)}>
+          <div className="cohort-condition" role="group" aria-label={`行条件 ${j + 1}`} key={identityOf(c)}>
             <Space wrap align="start">
               <Select
                 aria-label="字段"
@@ -328,7 +318,7 @@ function RowsInputs({
                   .map((f) => ({ value: f.key, label: f.label }))}
                 onChange={(key: string) => {
                   const f = fieldOf(key);
-                  if (f) setConditions(item.conditions.map((x, k) => (k === j ? conditionOn(f) : x)));
+                  if (f) setConditions(item.conditions.map((x, k) => (k === j ? carryIdentity(x, conditionOn(f)) : x)));
                 }}
               />
               <ComparisonInputs
@@ -337,7 +327,9 @@ function RowsInputs({
                 formKey={item.formKey}
                 sameRow={sameRow}
                 error={messages.length > 0}
-                onChange={(next) => setConditions(item.conditions.map((x, k) => (k === j ? next : x)))}
+                onChange={(next) =>
+                  setConditions(item.conditions.map((x, k) => (k === j ? carryIdentity(x, next) : x)))
+                }
               />
               <Button
                 size="small"
@@ -473,9 +465,9 @@ function GroupEditor({ group, path }: { group: CohortGroup; path: ItemPath }) {
       <div className="cohort-items">
         {group.items.map((item, i) =>
           item.kind === 'group' ? (
-            <GroupEditor key={i} group={item} path={[...path, i]} />
+            <GroupEditor key={identityOf(item)} group={item} path={[...path, i]} />
           ) : (
-            <ConditionEditor key={itemKey(item, i)} item={item} path={[...path, i]} />
+            <ConditionEditor key={identityOf(item)} item={item} path={[...path, i]} />
           ),
         )}
       </div>

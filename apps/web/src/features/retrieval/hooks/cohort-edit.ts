@@ -23,6 +23,27 @@ export const issuePath = (path: ItemPath): string => ['root', ...path.map((i) =>
 /** The empty definition: every patient. */
 export const EMPTY_COHORT: CohortDefinition = { version: 1, root: { kind: 'group', op: 'and', items: [] } };
 
+/**
+ * A condition's or group's identity across edits, for React keys: the definition carries no ids, and an edit makes
+ * a new object (immutable updates), so the edits below hand the old object's identity to the new one. A definition
+ * from elsewhere (a saved query loaded) gets new identities. Never part of the definition sent.
+ */
+const identities = new WeakMap<object, number>();
+let nextIdentity = 1;
+export function identityOf(item: object): number {
+  let id = identities.get(item);
+  if (id === undefined) {
+    id = nextIdentity++;
+    identities.set(item, id);
+  }
+  return id;
+}
+/** `next` replaces `previous` (the same condition or group, edited): it keeps its identity. */
+export function carryIdentity<T extends object>(previous: object, next: T): T {
+  if (previous !== next) identities.set(next, identityOf(previous));
+  return next;
+}
+
 /** `group` with the item at `path` (relative to it) replaced by `update(item)`, or removed when it returns null. */
 function updateIn(group: CohortGroup, path: ItemPath, update: (item: CohortItem) => CohortItem | null): CohortGroup {
   const [head, ...rest] = path;
@@ -32,8 +53,8 @@ function updateIn(group: CohortGroup, path: ItemPath, update: (item: CohortItem)
   if (item === undefined) return group;
   const next = rest.length === 0 ? update(item) : item.kind === 'group' ? updateIn(item, rest, update) : item;
   if (next === null) items.splice(head, 1);
-  else items[head] = next;
-  return { ...group, items };
+  else items[head] = carryIdentity(item, next);
+  return carryIdentity(group, { ...group, items });
 }
 
 /** The definition with the group at `path` replaced by `update(group)` (`[]`: the root). */
@@ -42,7 +63,7 @@ export function updateGroup(
   path: ItemPath,
   update: (group: CohortGroup) => CohortGroup,
 ): CohortDefinition {
-  if (path.length === 0) return { ...def, root: update(def.root) };
+  if (path.length === 0) return { ...def, root: carryIdentity(def.root, update(def.root)) };
   return { ...def, root: updateIn(def.root, path, (item) => (item.kind === 'group' ? update(item) : item)) };
 }
 
