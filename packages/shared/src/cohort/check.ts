@@ -28,6 +28,7 @@ export type CohortField = {
 };
 /** A form of the published definition: its own fields (a group's columns are listed under the group field). */
 export type CohortForm = { key: string; title: string; repeating: boolean; fields: readonly CohortField[] };
+export type CohortForms = readonly CohortForm[];
 
 function cohortFieldOf(f: AnyField): CohortField {
   const options: readonly { code: string; label: string }[] | undefined =
@@ -41,7 +42,6 @@ function cohortFieldOf(f: AnyField): CohortField {
   if (f.type === 'group' && 'fields' in f) field.columns = (f.fields ?? []).map(cohortFieldOf);
   return field;
 }
-export type CohortForms = readonly CohortForm[];
 
 /** A form definition as the cohort sees it. */
 export function cohortFormOf(form: FormDefinition): CohortForm {
@@ -109,8 +109,8 @@ export function checkCohort(def: CohortDefinition, forms: CohortForms): CohortIs
     issues.push({ path, message });
   };
 
-  /** The field `key` of `form` for a condition outside a row group of a group (a column is refused there). */
-  function formFieldProblem(form: IndexedForm, key: string): string | CohortField {
+  /** The field `key` of `form` outside a row group of a group, or what is wrong (a column is refused there). */
+  function formField(form: IndexedForm, key: string): string | CohortField {
     const field = form.fields.get(key);
     if (field) return field;
     const group = form.columnGroups.get(key);
@@ -127,7 +127,7 @@ export function checkCohort(def: CohortDefinition, forms: CohortForms): CohortIs
     if (!form) return;
     const found = group
       ? (group.columns.get(c.fieldKey) ?? columnMissing(group.field, c.fieldKey))
-      : formFieldProblem(form, c.fieldKey);
+      : formField(form, c.fieldKey);
     if (typeof found === 'string') return report(`${path}.fieldKey`, found);
     const field = found;
     const name = `「${field.label}」`;
@@ -142,7 +142,7 @@ export function checkCohort(def: CohortDefinition, forms: CohortForms): CohortIs
       const otherForm = index.get(other.formKey);
       if (!otherForm) return report(`${path}.other.formKey`, formMissing(other.formKey));
       const sameRow = group && other.formKey === formKey ? group.columns.get(other.fieldKey) : undefined;
-      const otherField = sameRow ?? formFieldProblem(otherForm, other.fieldKey);
+      const otherField = sameRow ?? formField(otherForm, other.fieldKey);
       if (typeof otherField === 'string') return report(`${path}.other.fieldKey`, otherField);
       if (fieldSearchKind(otherField.type) !== 'date')
         return report(`${path}.other.fieldKey`, `「${otherField.label}」不是日期字段，不能比较相差天数`);
