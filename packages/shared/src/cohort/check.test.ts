@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Definition, FieldDefinition } from '../forms/definition';
 import { checkCohort, cohortForms } from './check';
-import type { CohortDefinition, CohortItem } from './definition';
+import type { CohortDefinition, CohortItem, CohortRowCondition } from './definition';
 
 const f = (key: string, type: FieldDefinition['type'], extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
   key,
@@ -36,7 +36,14 @@ const TEST_DEFINITION: Definition = {
             f('sym', 'checkbox', { options: options('a', 'b', 'c') }),
             f('photo', 'file'),
             f('rich', 'richtext'),
-            f('meds', 'group', { fields: [{ key: 'drug', label: '药物', type: 'text' }] }),
+            f('meds', 'group', {
+              fields: [
+                { key: 'drug', label: '药物', type: 'text' },
+                { key: 'dose', label: '剂量', type: 'decimal' },
+                { key: 'route', label: '途径', type: 'radio', options: options('po', 'iv') },
+                { key: 'started', label: '开始', type: 'date' },
+              ],
+            }),
             f('sec', 'section'),
           ],
         },
@@ -58,14 +65,22 @@ const field = (fieldKey: string, rest: Partial<CohortItem>, formKey = 'base') =>
   ({ kind: 'field', formKey, fieldKey, ...rest }) as CohortItem;
 
 describe('cohortForms', () => {
-  it("lists every form's own fields with yes/no, radio and checkbox codes, not a group's columns", () => {
+  it("lists every form's own fields with yes/no, radio and checkbox codes, a group's columns under the group", () => {
     const base = FORMS.find((x) => x.key === 'base');
     expect(base?.repeating).toBe(false);
     expect(FORMS.find((x) => x.key === 'labs')?.repeating).toBe(true);
     expect(base?.fields.find((x) => x.key === 'hf')?.options).toEqual(['1', '0']);
     expect(base?.fields.find((x) => x.key === 'smoke')?.options).toEqual(['1', '2', '3']);
     expect(base?.fields.find((x) => x.key === 'ethnic')?.options).toBeUndefined();
+    expect(base?.fields.find((x) => x.key === 'ethnic')?.dictCode).toBe('ethnic');
+    expect(base?.fields.find((x) => x.key === 'hf')?.optionLabels).toEqual(['是', '否']);
     expect(base?.fields.some((x) => x.key === 'drug')).toBe(false);
+    expect(base?.fields.find((x) => x.key === 'meds')?.columns).toEqual([
+      { key: 'drug', label: '药物', type: 'text' },
+      { key: 'dose', label: '剂量', type: 'decimal' },
+      { key: 'route', label: '途径', type: 'radio', options: ['po', 'iv'], optionLabels: ['po', 'iv'] },
+      { key: 'started', label: '开始', type: 'date' },
+    ]);
   });
 });
 
@@ -102,9 +117,9 @@ describe('checkCohort', () => {
     expect(check(field('analyte', { op: 'empty' }))).toEqual([
       { path: 'root.items.0.fieldKey', message: '字段「analyte」不存在' },
     ]);
-    // a group's column is not a field of the form
+    // a group's column is searched only inside a row group of its group
     expect(check(field('drug', { op: 'empty' }))).toEqual([
-      { path: 'root.items.0.fieldKey', message: '字段「drug」不存在' },
+      { path: 'root.items.0.fieldKey', message: '「药物」是表格「标签meds」的列，须在“同一行”条件中检索' },
     ]);
   });
 
@@ -169,6 +184,62 @@ describe('checkCohort', () => {
     ).toEqual([{ path: 'root.items.0.conditions.1.fieldKey', message: '字段「age」不存在' }]);
     expect(check({ kind: 'rows', formKey: 'nowhere', conditions: [] })).toEqual([
       { path: 'root.items.0.formKey', message: '表单「nowhere」不存在' },
+    ]);
+  });
+
+  it("a row group of a group field: on any form, its conditions on the group's columns, typed by the columns", () => {
+    const meds = (...conditions: CohortRowCondition[]): CohortItem => ({
+      kind: 'rows',
+      formKey: 'base',
+      groupKey: 'meds',
+      conditions,
+    });
+    // a non-repeating form is fine: the rows are the table's
+    expect(
+      check(
+        meds(
+          { fieldKey: 'drug', op: 'contains', value: '沙坦' },
+          { fieldKey: 'dose', op: 'between', value: [1, 2] },
+          { fieldKey: 'route', op: 'in', value: ['po'] },
+          { fieldKey: 'started', op: 'withinDaysOf', other: { formKey: 'base', fieldKey: 'visit' }, days: 3 },
+        ),
+        meds(),
+      ),
+    ).toEqual([]);
+    expect(check(meds({ fieldKey: 'dose', op: 'contains', value: '1' }))).toEqual([
+      { path: 'root.items.0.conditions.0.op', message: '「剂量」不能使用「包含」条件' },
+    ]);
+    expect(check(meds({ fieldKey: 'route', op: 'eq', value: 'im' }))).toEqual([
+      { path: 'root.items.0.conditions.0.value', message: '「途径」没有编码为 im 的选项' },
+    ]);
+    // a form's own field is not a column
+    expect(check(meds({ fieldKey: 'age', op: 'gt', value: 1 }))).toEqual([
+      { path: 'root.items.0.conditions.0.fieldKey', message: '表格「标签meds」没有字段「age」' },
+    ]);
+    expect(check({ kind: 'rows', formKey: 'base', groupKey: 'age', conditions: [] })).toEqual([
+      { path: 'root.items.0.groupKey', message: '「标签age」不是表格字段，不能设置“同一行”的条件' },
+    ]);
+    expect(check({ kind: 'rows', formKey: 'labs', groupKey: 'meds', conditions: [] })).toEqual([
+      { path: 'root.items.0.groupKey', message: '字段「meds」不存在' },
+    ]);
+  });
+
+  it('withinDaysOf inside a row group of a group may name a column of the same group; outside, a column is refused', () => {
+    const started = (other: { formKey: string; fieldKey: string }): CohortItem => ({
+      kind: 'rows',
+      formKey: 'base',
+      groupKey: 'meds',
+      conditions: [{ fieldKey: 'started', op: 'withinDaysOf', other, days: 3 }],
+    });
+    expect(check(started({ formKey: 'labs', fieldKey: 'drawn' }))).toEqual([]);
+    expect(check(started({ formKey: 'base', fieldKey: 'started' }))[0]?.message).toBe('「开始」不能与自身比较相差天数');
+    expect(check(started({ formKey: 'base', fieldKey: 'dose' }))[0]?.message).toBe(
+      '「剂量」不是日期字段，不能比较相差天数',
+    );
+    expect(
+      check(field('visit', { op: 'withinDaysOf', other: { formKey: 'base', fieldKey: 'started' }, days: 3 })),
+    ).toEqual([
+      { path: 'root.items.0.other.fieldKey', message: '「开始」是表格「标签meds」的列，须在“同一行”条件中检索' },
     ]);
   });
 

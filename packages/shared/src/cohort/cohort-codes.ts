@@ -28,6 +28,8 @@ export const COHORT_ITEM_KIND_LABELS: Readonly<Record<CohortItemKind, string>> =
   rows: '同一条记录',
   followup: '随访情况',
 };
+/** The label of a row group over a group field's rows (`groupKey`), where `rows` alone is one record of a form. */
+export const COHORT_GROUP_ROWS_LABEL = '同一行';
 
 /** The patient attributes a condition may test (the `patients` row; `sex` is its GB/T 2261.1 `gender` column). */
 export const COHORT_PATIENT_ATTRS = ['center', 'subProject', 'enrolDate', 'status', 'sex', 'ageAtEnrol'] as const;

@@ -43,6 +43,31 @@ describe('cohort properties', () => {
     );
   });
 
+  it("generates row groups over a group field's rows; one holds only when each of its conditions alone does", () => {
+    let seen = 0;
+    let held = 0;
+    fc.assert(
+      fc.property(cohortCaseArb, ({ forms, cohort, subjects }) => {
+        for (const item of cohort.root.items) {
+          if (item.kind !== 'rows' || item.groupKey === undefined) continue;
+          seen += 1;
+          for (const s of subjects) {
+            const ev = (x: CohortItem) =>
+              evaluateCohort(wrap({ kind: 'group', op: 'and', items: [x] }), forms, s, COHORT_TODAY);
+            // the same row for all: at least as strict as each condition on some row
+            if (!ev(item)) continue;
+            if (item.conditions.length > 0) held += 1;
+            for (const c of item.conditions) expect(ev({ ...item, conditions: [c] })).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // generated often, and holding on some patients (the data's rows meet the conditions' values)
+    expect(seen).toBeGreaterThan(10);
+    expect(held).toBeGreaterThan(0);
+  });
+
   it('NOT(NOT x) = x, and NOT flips every group', () => {
     fc.assert(
       fc.property(cohortCaseArb, ({ forms, cohort, subjects }) => {

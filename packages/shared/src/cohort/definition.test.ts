@@ -35,12 +35,27 @@ describe('cohortDefinition', () => {
         days: 30,
       },
       { kind: 'rows', formKey: 'labs', conditions: [{ fieldKey: 'analyte', op: 'eq', value: 'NT-proBNP' }] },
+      {
+        kind: 'rows',
+        formKey: 'lab',
+        groupKey: 'lb_rows',
+        conditions: [{ fieldKey: 'lb_value', op: 'gt', value: 1000 }],
+      },
       { kind: 'followup', status: 'overdue' },
       { kind: 'group', op: 'or', not: true, items: [field({ op: 'empty' })] },
     );
     const result = cohortDefinition.safeParse(input);
     expect(result.success).toBe(true);
     expect(result.data).toEqual(input);
+  });
+
+  it("refuses a row group's blank or over-long group key", () => {
+    expect(parse(def({ kind: 'rows', formKey: 'lab', groupKey: '', conditions: [] })).issues).toEqual([
+      { path: 'root.items.0.groupKey', message: '请选择表格' },
+    ]);
+    expect(parse(def({ kind: 'rows', formKey: 'lab', groupKey: 'g'.repeat(65), conditions: [] })).issues).toEqual([
+      { path: 'root.items.0.groupKey', message: '表格不存在' },
+    ]);
   });
 
   it('accepts an empty root (every patient) and refuses another version', () => {

@@ -28,9 +28,19 @@ export * from './cohort-codes';
  * Item       Group | Patient | Field | Rows | Followup                               (later: { kind: 'random', arm })
  * Patient    { kind: 'patient', attr, op, value? }
  * Field      { kind: 'field', formKey, fieldKey, op, value?, other?: { formKey, fieldKey }, days? }
- * Rows       { kind: 'rows', formKey, conditions: { fieldKey, op, value?, other?, days? }[] }
+ * Rows       { kind: 'rows', formKey, groupKey?, conditions: { fieldKey, op, value?, other?, days? }[] }
  * Followup   { kind: 'followup', status }
  * ```
+ *
+ * A row group asks for ONE row on which all its conditions hold:
+ * - without `groupKey`, a row is a record of a repeating form (“同一条记录”: the same hospital stay);
+ * - with `groupKey`, a group field (a table inside a record, e.g. the lab table `lb_rows`) of that form, a row is one
+ *   row of that table in any live record of the form (“同一行”: “a lab row where item = NT-proBNP and value > 1000”),
+ *   and the conditions' `fieldKey`s are the group's columns. The form may be repeating or not.
+ * A group's column is searched only inside a row group naming its group: a field condition (or a `withinDaysOf`'s
+ * other field) on a column is refused by the checker. So one question has one spelling (a lone column condition
+ * is a row group of one condition), and `empty` on a column has one meaning (some row where it is blank), never
+ * "no row has a value", which is `NOT` of a row group with `notEmpty`.
  *
  * The schema checks everything that does not need the form definition: shapes, bounds (`COHORT_LIMITS`), each
  * operator's operand shape, and the whole of a patient condition. Nesting is bounded by the schema's structure (five
@@ -52,7 +62,8 @@ export type CohortRowCondition = {
   days?: number;
 };
 export type CohortFieldCondition = CohortRowCondition & { kind: 'field'; formKey: string };
-export type CohortRowGroup = { kind: 'rows'; formKey: string; conditions: CohortRowCondition[] };
+/** One row of a repeating form's records (no `groupKey`), or of a group field's rows (`groupKey`) on which all hold. */
+export type CohortRowGroup = { kind: 'rows'; formKey: string; groupKey?: string; conditions: CohortRowCondition[] };
 export type CohortPatientCondition = { kind: 'patient'; attr: CohortPatientAttr; op: CohortOp; value?: CohortValue };
 export type CohortFollowupCondition = { kind: 'followup'; status: CohortFollowupStatus };
 export type CohortGroup = { kind: 'group'; op: CohortGroupOp; not?: boolean; items: CohortItem[] };
@@ -130,6 +141,7 @@ const rowGroup = z.object(
   {
     kind: z.literal('rows'),
     formKey,
+    groupKey: z.string('请选择表格').min(1, '请选择表格').max(64, '表格不存在').optional(),
     conditions: z.array(rowCondition, '条件不正确').max(maxConditions, `条件不能超过${maxConditions}个`),
   },
   '条件不正确',

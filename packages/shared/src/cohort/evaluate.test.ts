@@ -47,6 +47,26 @@ const FORMS: CohortForm[] = [
     fields: fields({ analyte: 'text', value: 'decimal', drawn: 'date' }),
   },
   { key: 'visit', title: '就诊', repeating: true, fields: fields({ seen: 'date' }) },
+  {
+    key: 'lab',
+    title: '检验',
+    repeating: false,
+    fields: [
+      { key: 'lb_date', label: '检验日期', type: 'date' },
+      {
+        key: 'lb_rows',
+        label: '其他检验',
+        type: 'group',
+        columns: [...fields({ lb_item: 'radio', lb_value: 'decimal', lb_at: 'date' }, { lb_item: ['nt', 'k', 'na'] })],
+      },
+    ],
+  },
+  {
+    key: 'stay',
+    title: '住院',
+    repeating: true,
+    fields: [{ key: 'meds', label: '用药', type: 'group', columns: fields({ drug: 'text' }) }],
+  },
 ];
 
 const PATIENT: CohortPatient = {
@@ -64,6 +84,8 @@ function subject(over: {
   base?: Record<string, unknown> | null;
   labs?: Record<string, unknown>[];
   visit?: Record<string, unknown>[];
+  lab?: Record<string, unknown> | null;
+  stay?: Record<string, unknown>[];
   followup?: Partial<CohortSubject['followup']>;
 }): CohortSubject {
   const rows = (list: Record<string, unknown>[] = []): CohortRecord[] =>
@@ -74,6 +96,8 @@ function subject(over: {
       base: over.base === null || over.base === undefined ? [] : [{ instance: 1, data: over.base }],
       labs: rows(over.labs),
       visit: rows(over.visit),
+      lab: over.lab === null || over.lab === undefined ? [] : [{ instance: 1, data: over.lab }],
+      stay: rows(over.stay),
     },
     followup: { lost: false, tasks: [], ...over.followup },
   };
@@ -325,6 +349,88 @@ describe('evaluateCohort: where a field is read', () => {
         }),
       ),
     ).toBe(true);
+  });
+
+  it('a row group of a group field needs ONE row of the table on which all its conditions hold', () => {
+    const nt = def({
+      kind: 'rows',
+      formKey: 'lab',
+      groupKey: 'lb_rows',
+      conditions: [
+        { fieldKey: 'lb_item', op: 'eq', value: 'nt' },
+        { fieldKey: 'lb_value', op: 'gt', value: 1000 },
+      ],
+    });
+    // NT-proBNP on one row and a value > 1000 on ANOTHER row: no
+    expect(
+      run(
+        nt,
+        subject({
+          lab: {
+            lb_rows: [
+              { lb_item: 'nt', lb_value: 300 },
+              { lb_item: 'k', lb_value: 4000 },
+            ],
+          },
+        }),
+      ),
+    ).toBe(false);
+    expect(
+      run(
+        nt,
+        subject({
+          lab: {
+            lb_rows: [
+              { lb_item: 'k', lb_value: 4.27 },
+              { lb_item: 'nt', lb_value: 1200 },
+            ],
+          },
+        }),
+      ),
+    ).toBe(true);
+    // no table, a table of no object rows, a missing-data code: no row
+    for (const lab of [null, {}, { lb_rows: [] }, { lb_rows: 'NA' }, { lb_rows: [null, 'x', ['nt', 1200]] }])
+      expect(run(nt, subject({ lab }))).toBe(false);
+    // a column of the table is not read off the record, nor a record's field off a row
+    expect(run(nt, subject({ lab: { lb_item: 'nt', lb_value: 1200, lb_rows: [{}] } }))).toBe(false);
+  });
+
+  it("a group's rows come from every record of a repeating form; an empty row group asks for a row", () => {
+    const drug = (conditions: CohortRowCondition[]) =>
+      def({ kind: 'rows', formKey: 'stay', groupKey: 'meds', conditions });
+    const stays = [{ meds: [{ drug: '阿司匹林' }] }, { meds: [{ drug: '沙库巴曲缬沙坦' }] }];
+    expect(run(drug([{ fieldKey: 'drug', op: 'contains', value: '沙坦' }]), subject({ stay: stays }))).toBe(true);
+    expect(run(drug([{ fieldKey: 'drug', op: 'contains', value: '华法林' }]), subject({ stay: stays }))).toBe(false);
+    expect(run(drug([]), subject({ stay: stays }))).toBe(true);
+    expect(run(drug([]), subject({ stay: [{ meds: [] }, {}] }))).toBe(false);
+    // empty on a column: some row where it is blank
+    expect(run(drug([{ fieldKey: 'drug', op: 'empty' }]), subject({ stay: [{ meds: [{ drug: 'a' }, {}] }] }))).toBe(
+      true,
+    );
+    expect(run(drug([{ fieldKey: 'drug', op: 'empty' }]), subject({ stay: [{ meds: [{ drug: 'a' }] }] }))).toBe(false);
+  });
+
+  it('withinDaysOf inside a row group of a group: a column of the same row, or a field of the same record', () => {
+    const within = (fieldKey: string) =>
+      def({
+        kind: 'rows',
+        formKey: 'lab',
+        groupKey: 'lb_rows',
+        conditions: [{ fieldKey: 'lb_at', op: 'withinDaysOf', other: { formKey: 'lab', fieldKey }, days: 2 }],
+      });
+    const lab = { lb_date: '2024-01-10', lb_rows: [{ lb_at: '2024-01-01' }, { lb_at: '2024-01-11' }] };
+    expect(run(within('lb_date'), subject({ lab }))).toBe(true);
+    expect(run(within('lb_date'), subject({ lab: { ...lab, lb_date: '2024-02-01' } }))).toBe(false);
+  });
+
+  it('a column outside a row group of its group is no field (the checker refuses it): false', () => {
+    const lab = { lb_rows: [{ lb_item: 'nt', lb_value: 1200 }] };
+    expect(run(def({ kind: 'field', formKey: 'lab', fieldKey: 'lb_value', op: 'notEmpty' }), subject({ lab }))).toBe(
+      false,
+    );
+    expect(run(def({ kind: 'rows', formKey: 'lab', groupKey: 'lb_date', conditions: [] }), subject({ lab }))).toBe(
+      false,
+    );
   });
 
   it('an empty row group asks whether the form has a record', () => {

@@ -58,8 +58,16 @@ import { fieldOperand, fieldSearchKind, isPartialDateValue, patientOperand } fro
  *   satisfies it (no record: false, `empty` too). A row group holds when ONE record satisfies all its conditions
  *   (an empty row group: the form has a record). A row group on a non-repeating form, which the checker refuses,
  *   reads its instance 1 as above (so an empty one is always true).
- * - `withinDaysOf`'s other field: on the same record when it is a field of the same form (the row group's form
- *   inside a row group), else on any record of its form (exists a pair).
+ * - A row group with `groupKey` (a group field, a table inside one record): its rows are the elements of the
+ *   group's stored array that are objects (a non-array value, a missing-data code, or a non-object element is no
+ *   row), taken from every record the form is read from (instance 1 of a non-repeating form, every live record of a
+ *   repeating one). It holds when ONE row satisfies all its conditions, each read from that row (`lb_item` =
+ *   NT-proBNP on one row and `lb_value` > 1000 on another do not make it hold); an empty one: some record has a row.
+ *   A column's value reads as the same field type outside a group would.
+ * - A column outside such a row group (which the checker refuses) is no field: every condition on it is false.
+ * - `withinDaysOf`'s other field: on the same row when it is a column of the same group inside a row group with
+ *   `groupKey`; on the same record when it is a field of the same form (the row group's form inside a row group,
+ *   the row's record inside a row group with `groupKey`); else on any record of its form (exists a pair).
  * Removed records (`deleted_at`) are not in the subject.
  *
  * Patient attributes (the `patients` row): center and sub-project ids compare case-insensitively (as PostgreSQL's
@@ -348,15 +356,26 @@ export function evaluateCohort(
     return index.get(formKey)?.fields.get(fieldKey);
   }
 
-  /** One condition of form `formKey` on one of its records. */
-  function holdsOn(formKey: string, c: CohortRowCondition, row: Row): boolean {
-    const field = fieldOf(formKey, c.fieldKey);
+  /**
+   * One condition of form `formKey` on one of its records; inside a row group with `groupKey`, on one row of that
+   * group (`group`: the group's columns and the row) of the record.
+   */
+  function holdsOn(
+    formKey: string,
+    c: CohortRowCondition,
+    record: Row,
+    group?: { columns: ReadonlyMap<string, CohortField>; row: Row },
+  ): boolean {
+    const field = group ? group.columns.get(c.fieldKey) : fieldOf(formKey, c.fieldKey);
     if (!field) return false;
-    const raw = own(row, c.fieldKey);
+    const raw = own(group ? group.row : record, c.fieldKey);
     if (c.op !== 'withinDaysOf') return test(field, c, raw);
     const other = c.other;
-    if (!other || !fieldOf(other.formKey, other.fieldKey)) return false;
-    if (other.formKey === formKey) return test(field, c, raw, own(row, other.fieldKey));
+    if (!other) return false;
+    if (group && other.formKey === formKey && group.columns.has(other.fieldKey))
+      return test(field, c, raw, own(group.row, other.fieldKey));
+    if (!fieldOf(other.formKey, other.fieldKey)) return false;
+    if (other.formKey === formKey) return test(field, c, raw, own(record, other.fieldKey));
     return rowsOf(other.formKey).some((o) => test(field, c, raw, own(o, other.fieldKey)));
   }
 
@@ -365,7 +384,23 @@ export function evaluateCohort(
   }
 
   function rowsHold(g: CohortRowGroup): boolean {
-    return rowsOf(g.formKey).some((row) => g.conditions.every((c) => holdsOn(g.formKey, c, row)));
+    const records = rowsOf(g.formKey);
+    if (g.groupKey === undefined)
+      return records.some((record) => g.conditions.every((c) => holdsOn(g.formKey, c, record)));
+    const group = index.get(g.formKey)?.groups.get(g.groupKey);
+    if (!group) return false;
+    const { columns } = group;
+    return records.some((record) => {
+      const rows = own(record, group.field.key);
+      if (!Array.isArray(rows)) return false;
+      return rows.some(
+        (row: unknown) =>
+          typeof row === 'object' &&
+          row !== null &&
+          !Array.isArray(row) &&
+          g.conditions.every((c) => holdsOn(g.formKey, c, record, { columns, row: row as Row })),
+      );
+    });
   }
 
   function itemHolds(item: CohortItem): boolean {

@@ -9,8 +9,8 @@ import type { FieldType } from '../forms/field-types';
 import { COHORT_LIMITS, COHORT_OP_LABELS, type CohortOp, type CohortPatientAttr } from './cohort-codes';
 
 /**
- * How a field type is searched. file, richtext, group (its rows are not a form's instances), section and description
- * are not searchable.
+ * How a field type is searched. file, richtext, section and description are not searchable; a group is not
+ * searched itself, its columns are (each by its own type) inside a row group naming the group (`definition.ts`).
  */
 export type FieldSearchKind = 'number' | 'date' | 'partialDate' | 'text' | 'choice' | 'multi';
 

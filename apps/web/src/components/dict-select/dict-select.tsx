@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Select, Spin } from 'antd';
 import type { DictOptionVO } from '@registry/shared/contracts/dictionary';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../lib/use-debounced';
 import { useDictOptionPage } from '../../api/dict-options';
 
 /** How long typing must pause before the search is sent. */

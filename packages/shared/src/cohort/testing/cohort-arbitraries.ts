@@ -95,7 +95,23 @@ function fieldOf(key: string, type: FieldType): FieldDefinition {
   }
 }
 
-/** A definition of 1–3 forms (repeating or not), each with a few fields, one searchable at least. */
+/** A group field (a table inside the record) with these column types; its columns' keys are `<key>_<n>`. */
+function groupOf(key: string, types: readonly FieldType[]): FieldDefinition {
+  return {
+    key,
+    label: `表格${key}`,
+    type: 'group',
+    fields: types.map((type, j) => {
+      const column = fieldOf(`${key}_${j + 1}`, type);
+      return { ...column, type: column.type as Exclude<FieldType, 'group'> };
+    }),
+  };
+}
+
+/**
+ * A definition of 1–3 forms (repeating or not), each with a few fields, one searchable at least, and at times a
+ * group field (a table) of 1–3 columns, one searchable at least.
+ */
 export const cohortFormDefinitionArb: fc.Arbitrary<Definition> = fc
   .array(
     fc.record({
@@ -103,6 +119,13 @@ export const cohortFormDefinitionArb: fc.Arbitrary<Definition> = fc
       types: fc.tuple(
         fc.constantFrom(...TYPES.filter((t) => fieldSearchKind(t) !== null)),
         fc.array(fc.constantFrom(...TYPES), { maxLength: 5 }),
+      ),
+      group: fc.option(
+        fc.tuple(
+          fc.constantFrom(...TYPES.filter((t) => fieldSearchKind(t) !== null)),
+          fc.array(fc.constantFrom(...TYPES), { maxLength: 2 }),
+        ),
+        { nil: null },
       ),
     }),
     { minLength: 1, maxLength: 3 },
@@ -116,7 +139,10 @@ export const cohortFormDefinitionArb: fc.Arbitrary<Definition> = fc
           key: `form${i + 1}`,
           title: `表单${i + 1}`,
           ...(spec.repeating ? { repeating: true } : {}),
-          fields: [spec.types[0], ...spec.types[1]].map((type, j) => fieldOf(`f${i + 1}_${j + 1}`, type)),
+          fields: [
+            ...[spec.types[0], ...spec.types[1]].map((type, j) => fieldOf(`f${i + 1}_${j + 1}`, type)),
+            ...(spec.group ? [groupOf(`g${i + 1}`, [spec.group[0], ...spec.group[1]])] : []),
+          ],
         })),
       },
     ],
@@ -157,8 +183,16 @@ function valueArb(type: FieldType): fc.Arbitrary<unknown> {
   }
 }
 
-/** A field's stored value: mostly a value, else a blank of each kind or a missing-data code. */
+/**
+ * A field's stored value: mostly a value, else a blank of each kind or a missing-data code. A group's: 0–3 rows of
+ * its columns, at times with a row that is no object.
+ */
 function storedArb(field: CohortField): fc.Arbitrary<unknown> {
+  if (field.type === 'group')
+    return fc.oneof(
+      { weight: 6, arbitrary: fc.array(dataArb(field.columns ?? []), { maxLength: 3 }) },
+      { weight: 1, arbitrary: fc.constantFrom(undefined, null, [], MISSING, ['x'], [null]) },
+    );
   return fc.oneof(
     { weight: 6, arbitrary: valueArb(field.type) },
     { weight: 1, arbitrary: fc.constantFrom(undefined, null, '', []) },
@@ -166,10 +200,10 @@ function storedArb(field: CohortField): fc.Arbitrary<unknown> {
   );
 }
 
-function dataArb(form: CohortForm): fc.Arbitrary<Record<string, unknown>> {
-  return fc.tuple(...form.fields.map(storedArb)).map((values) => {
+function dataArb(fields: readonly CohortField[]): fc.Arbitrary<Record<string, unknown>> {
+  return fc.tuple(...fields.map(storedArb)).map((values) => {
     const data: Record<string, unknown> = {};
-    form.fields.forEach((f, i) => {
+    fields.forEach((f, i) => {
       if (values[i] !== undefined) data[f.key] = values[i];
     });
     return data;
@@ -178,8 +212,8 @@ function dataArb(form: CohortForm): fc.Arbitrary<Record<string, unknown>> {
 
 function recordsArb(form: CohortForm): fc.Arbitrary<CohortRecord[]> {
   return form.repeating
-    ? fc.array(dataArb(form), { maxLength: 3 }).map((rows) => rows.map((data, i) => ({ instance: i + 1, data })))
-    : fc.option(dataArb(form), { nil: null }).map((data) => (data === null ? [] : [{ instance: 1, data }]));
+    ? fc.array(dataArb(form.fields), { maxLength: 3 }).map((rows) => rows.map((data, i) => ({ instance: i + 1, data })))
+    : fc.option(dataArb(form.fields), { nil: null }).map((data) => (data === null ? [] : [{ instance: 1, data }]));
 }
 
 const taskArb: fc.Arbitrary<CohortTask> = fc
@@ -264,16 +298,23 @@ const patientConditionArb: fc.Arbitrary<CohortPatientCondition> = fc
     })),
   );
 
-type Located = { form: CohortForm; field: CohortField };
+type Located = { formKey: string; field: CohortField };
 
-/** A condition on one field of `form` (the field, operator and operand all valid). */
-function rowConditionArb(form: CohortForm, dateFields: readonly Located[]): fc.Arbitrary<CohortRowCondition> | null {
-  const fields = form.fields.filter((f) => fieldSearchKind(f.type) !== null);
+/**
+ * A condition on one of `fields` of form `formKey` (its own fields, or a group's columns inside a row group of the
+ * group): the field, operator and operand all valid; `dateFields` are the fields `withinDaysOf` may name.
+ */
+function rowConditionArb(
+  formKey: string,
+  candidates: readonly CohortField[],
+  dateFields: readonly Located[],
+): fc.Arbitrary<CohortRowCondition> | null {
+  const fields = candidates.filter((f) => fieldSearchKind(f.type) !== null);
   if (fields.length === 0) return null;
   return fc.constantFrom(...fields).chain((field) => {
     const kind = fieldSearchKind(field.type);
     if (kind === null) throw new Error('unreachable');
-    const others = dateFields.filter((o) => !(o.form.key === form.key && o.field.key === field.key));
+    const others = dateFields.filter((o) => !(o.formKey === formKey && o.field.key === field.key));
     const ops = FIELD_KIND_OPS[kind].filter((op: CohortOp) => op !== 'withinDaysOf' || others.length > 0);
     return fc.constantFrom(...ops).chain((op) => {
       const operand = fieldOperand(kind, op) ?? 'none';
@@ -283,7 +324,7 @@ function rowConditionArb(form: CohortForm, dateFields: readonly Located[]): fc.A
           .map(({ other, days }): CohortRowCondition => ({
             fieldKey: field.key,
             op,
-            other: { formKey: other.form.key, fieldKey: other.field.key },
+            other: { formKey: other.formKey, fieldKey: other.field.key },
             days,
           }));
       return operandArb(operand, field.options).map((value): CohortRowCondition => ({
@@ -295,18 +336,30 @@ function rowConditionArb(form: CohortForm, dateFields: readonly Located[]): fc.A
   });
 }
 
+const dateFieldsOf = (formKey: string, fields: readonly CohortField[]): Located[] =>
+  fields.filter((field) => fieldSearchKind(field.type) === 'date').map((field) => ({ formKey, field }));
+
 /**
  * Valid cohort definitions over `forms`: groups nested up to 3 levels with up to 3 items each (81 conditions at
- * most), `not` at random, every kind of condition.
+ * most), `not` at random, every kind of condition, row groups over a repeating form's records and over a group
+ * field's rows (whose `withinDaysOf` may name a column of the same row too).
  */
 export function cohortArb(forms: CohortForms): fc.Arbitrary<CohortDefinition> {
-  const dateFields: Located[] = forms.flatMap((form) =>
-    form.fields.filter((field) => fieldSearchKind(field.type) === 'date').map((field) => ({ form, field })),
-  );
+  const dateFields: Located[] = forms.flatMap((form) => dateFieldsOf(form.key, form.fields));
   const leaves: fc.Arbitrary<CohortItem>[] = [patientConditionArb];
   leaves.push(fc.constantFrom(...COHORT_FOLLOWUP_STATUSES).map((status): CohortItem => ({ kind: 'followup', status })));
   for (const form of forms) {
-    const condition = rowConditionArb(form, dateFields);
+    for (const group of form.fields.filter((f) => f.type === 'group')) {
+      const columns = group.columns ?? [];
+      const inRow = rowConditionArb(form.key, columns, [...dateFields, ...dateFieldsOf(form.key, columns)]);
+      if (inRow)
+        leaves.push(
+          fc
+            .array(inRow, { maxLength: 3 })
+            .map((conditions): CohortItem => ({ kind: 'rows', formKey: form.key, groupKey: group.key, conditions })),
+        );
+    }
+    const condition = rowConditionArb(form.key, form.fields, dateFields);
     if (!condition) continue;
     leaves.push(condition.map((c): CohortFieldCondition => ({ kind: 'field', formKey: form.key, ...c })));
     if (form.repeating)

@@ -28,7 +28,7 @@ import { useDicts } from '../../../api/dictionaries';
 import { findForm, type FieldRef } from '../hooks/definition-ops';
 import { DesignerContext, publishedIndex, type DesignerContextValue } from '../hooks/designer-context';
 import { useDesignerStore, useIsDirty } from '../hooks/use-designer-store';
-import { useDebouncedValue } from '../hooks/use-debounced-value';
+import { useDebounced } from '../../../lib/use-debounced';
 import { useDraftSession, type SaveState } from '../hooks/use-draft-session';
 import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useProjectParam } from '../hooks/use-project-param';
@@ -109,7 +109,7 @@ function Designer({ followUp }: { followUp: boolean }) {
 
   // Problems of the working draft, computed once typing pauses (checkDefinition walks every field): the refused
   // variable names of 字段属性, the schema's objections (an empty label) and the engine's. Any of them blocks 发布.
-  const deferred = useDebouncedValue(definition, 400);
+  const deferred = useDebounced(definition, 400);
   const pendingKeys = useDesignerStore((s) => s.pendingKeys);
   const dictCodes = useMemo(() => (dicts.data ? new Set(dicts.data.map((d) => d.code)) : undefined), [dicts.data]);
   const problemsOf = useCallback(
