@@ -64,16 +64,22 @@ function compileItem(item: CohortItem, ctx: Ctx): SQL {
     }
     case 'rows': {
       const form = formOf(ctx, item.formKey);
-      if (!form.repeating) throw new Error(`row group on non-repeating form ${item.formKey}`);
-      const conditions = item.conditions.map((c) => (data: SQL) => fieldLeaf(ctx, item.formKey, c, data));
-      return exists(item.formKey, (data) =>
-        conditions.length === 0
-          ? sql`true`
-          : sql.join(
-              conditions.map((leaf) => leaf(data)),
-              sql` and `,
-            ),
-      );
+      const all = (leaves: SQL[]) => (leaves.length === 0 ? sql`true` : sql.join(leaves, sql` and `));
+      if (item.groupKey === undefined) {
+        if (!form.repeating) throw new Error(`row group on non-repeating form ${item.formKey}`);
+        return exists(item.formKey, (data) => all(item.conditions.map((c) => fieldLeaf(ctx, item.formKey, c, data))));
+      }
+      // a table field's rows: ONE row (a JSON object of the stored array) of some record satisfies every condition
+      const group = ctx.index.get(item.formKey)?.groups.get(item.groupKey);
+      if (!group) throw new Error(`unknown table ${item.formKey}.${item.groupKey}`);
+      const tableKey = item.groupKey;
+      return onRecords(item.formKey, form.repeating, (data) => {
+        const rows = sql`(${data} -> ${tableKey}::text)`;
+        const onRow = { columns: group.columns, row: sql`gr.row` };
+        return sql`exists (select 1 from jsonb_array_elements(case when jsonb_typeof(${rows}) = 'array' then ${rows}
+          else '[]'::jsonb end) gr(row) where jsonb_typeof(gr.row) = 'object'
+          and ${all(item.conditions.map((c) => fieldLeaf(ctx, item.formKey, c, data, onRow)))})`;
+      });
     }
     default:
       throw new Error('unknown cohort item');
@@ -180,17 +186,24 @@ function ordered(op: string, x: SQL, value: unknown, lit: (v: unknown) => SQL): 
   }
 }
 
-/** One field condition on one record's data (`data`, a jsonb SQL). */
-function fieldLeaf(ctx: Ctx, formKey: string, c: CohortRowCondition, data: SQL): SQL {
-  const field = fieldOf(ctx, formKey, c.fieldKey);
+/** A table field's row a condition reads: its columns, and the row (a jsonb object SQL). */
+type OnRow = { columns: ReadonlyMap<string, CohortField>; row: SQL };
+
+/**
+ * One field condition on one record's data (`data`, a jsonb SQL), or on one row of a table of that record (`onRow`:
+ * the condition names a column; `withinDaysOf` may name another column of the same row or a field of the record).
+ */
+function fieldLeaf(ctx: Ctx, formKey: string, c: CohortRowCondition, data: SQL, onRow?: OnRow): SQL {
+  const field = onRow ? onRow.columns.get(c.fieldKey) : fieldOf(ctx, formKey, c.fieldKey);
+  if (!field) throw new Error(`unknown column ${formKey}.${c.fieldKey}`);
   const kind = fieldSearchKind(field.type);
   if (kind === null || fieldOperand(kind, c.op) === null)
     throw new Error(`operator ${c.op} on field ${formKey}.${c.fieldKey}`);
-  const v = sql`(${data} -> ${c.fieldKey}::text)`;
+  const v = sql`(${onRow ? onRow.row : data} -> ${c.fieldKey}::text)`;
   if (c.op === 'empty') return blank(v);
   if (c.op === 'notEmpty') return sql`(not ${blank(v)})`;
   // every other operator is false on a blank value ('' is a string and [] an array, so their own guards pass them)
-  return sql`(case when ${blank(v)} then false else ${valueTest(ctx, formKey, c, kind, v, data)} end)`;
+  return sql`(case when ${blank(v)} then false else ${valueTest(ctx, formKey, c, kind, v, data, onRow)} end)`;
 }
 
 function valueTest(
@@ -200,6 +213,7 @@ function valueTest(
   kind: NonNullable<ReturnType<typeof fieldSearchKind>>,
   v: SQL,
   data: SQL,
+  onRow?: OnRow,
 ): SQL {
   switch (kind) {
     case 'number':
@@ -208,9 +222,10 @@ function valueTest(
       if (c.op !== 'withinDaysOf') return sql`coalesce(${ordered(c.op, dateOf(v), c.value, day)}, false)`;
       const other = c.other;
       if (!other || typeof c.days !== 'number') throw new Error('withinDaysOf without its other field');
-      fieldOf(ctx, other.formKey, other.fieldKey);
       const within = (o: SQL) =>
         sql`coalesce(abs(${dateOf(v)} - ${dateOf(sql`(${o} -> ${other.fieldKey}::text)`)}) <= ${c.days}::int, false)`;
+      if (onRow && other.formKey === formKey && onRow.columns.has(other.fieldKey)) return within(onRow.row);
+      fieldOf(ctx, other.formKey, other.fieldKey);
       if (other.formKey === formKey) return within(data);
       return sql`exists (select 1 from ${formRecords} o where o.tenant_id = ${patients.tenantId}
         and o.patient_id = ${patients.id} and o.form_key = ${other.formKey}::text and o.deleted_at is null
