@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cohortDefinition } from '../cohort/definition';
+import { page, pageRequest } from './envelope';
 
 /**
  * Retrieval (`/retrieval`, issue 15): questions asked of the current project's patients by a cohort definition
@@ -57,3 +58,32 @@ export const savedQueryUpdateRequest = savedQueryCreateRequest.extend({
 export type SavedQueryUpdateRequest = z.input<typeof savedQueryUpdateRequest>;
 
 export const savedQueryIdRequest = z.object({ id: z.string().max(64, '检索不存在') });
+
+// ---- the cohort's patients (`retrieval/rows`) ---------------------------------------------------------------------
+
+export const COHORT_ROW_SORTS = ['patientNo', 'enrolDate'] as const;
+
+/** `POST retrieval/rows`: a page of the patients a cohort selects in the caller's scope. */
+export const cohortRowsRequest = pageRequest.extend({
+  cohort: cohortDefinition,
+  sort: z.enum(COHORT_ROW_SORTS, '排序字段不正确').default('patientNo'),
+  order: z.enum(['asc', 'desc'], '排序方向不正确').default('asc'),
+});
+export type CohortRowsRequest = z.input<typeof cohortRowsRequest>;
+
+/** A patient of a cohort: identity masked without `patient.pii` (as the patient list). */
+export const cohortRowVO = z.object({
+  id: z.string(),
+  patientNo: z.string(),
+  name: z.string(),
+  gender: z.string().nullable(),
+  centerName: z.string(),
+  enrolDate: z.string().nullable(),
+  status: z.string(),
+  masked: z.boolean(),
+});
+export type CohortRowVO = z.infer<typeof cohortRowVO>;
+
+export const cohortRowsResponse = page(cohortRowVO);
+/** The request as the server reads it (defaults applied). */
+export type CohortRowsInput = z.output<typeof cohortRowsRequest>;

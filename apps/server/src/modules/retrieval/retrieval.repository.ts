@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client';
 import { formVersions } from '../../db/schema/crf-definition';
 import { users } from '../../db/schema/identity';
 import { patients } from '../../db/schema/patients';
+import { centers } from '../../db/schema/projects';
 import { retrievalQueries } from '../../db/schema/retrieval';
 import type { ProjectScope } from '../../domain/scope/project-scope';
 import { patientScope } from '../../domain/scope/patient-scope.repository';
@@ -112,4 +113,67 @@ export async function updateSavedQuery(
     )
     .returning({ id: retrievalQueries.id });
   return rows.length === 1;
+}
+
+// ---- the cohort's patients ------------------------------------------------------------------------------------------
+
+export type CohortPageRow = {
+  id: string;
+  patientNo: string;
+  name: string;
+  gender: string | null;
+  centerName: string;
+  enrolDate: string | null;
+  status: string;
+};
+
+/**
+ * A page of the patients of the caller's scope the predicate selects, and how many there are, in one snapshot
+ * (repeatable read) bounded by a statement timeout; `inSnapshot` runs in the same transaction (the audit of an
+ * identified read). Ordered by the chosen column, then the patient's sequence (a stable order for paging).
+ */
+export async function cohortPage(
+  db: Executor,
+  scope: ProjectScope,
+  predicate: SQL,
+  page: { offset: number; limit: number; sort: 'patientNo' | 'enrolDate'; order: 'asc' | 'desc' },
+  timeoutMs: number,
+  inSnapshot: (tx: Executor, ids: string[]) => Promise<void>,
+): Promise<{ rows: CohortPageRow[]; total: number } | 'timedOut'> {
+  const direction = page.order === 'desc' ? sql`desc` : sql`asc`;
+  const sortColumn = page.sort === 'enrolDate' ? sql`${patients.enrolDate}` : sql`${patients.seq}`;
+  try {
+    return await db.transaction(
+      async (tx) => {
+        await tx.execute(sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`);
+        const where = and(patientScope(scope), predicate);
+        const [counted] = await tx.select({ total: count() }).from(patients).where(where);
+        const rows = await tx
+          .select({
+            id: patients.id,
+            patientNo: patients.patientNo,
+            name: patients.name,
+            gender: patients.gender,
+            centerName: centers.name,
+            enrolDate: patients.enrolDate,
+            status: patients.status,
+          })
+          .from(patients)
+          .innerJoin(centers, eq(centers.id, patients.centerId))
+          .where(where)
+          .orderBy(sql`${sortColumn} ${direction} nulls last`, patients.seq)
+          .limit(page.limit)
+          .offset(page.offset);
+        await inSnapshot(
+          tx,
+          rows.map((r) => r.id),
+        );
+        return { rows, total: counted?.total ?? 0 };
+      },
+      { isolationLevel: 'repeatable read' },
+    );
+  } catch (err) {
+    if (causeCode(err) === QUERY_CANCELED) return 'timedOut';
+    throw err;
+  }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import type { CohortCountResponse, SavedQueryVO } from '@registry/shared/contracts/retrieval';
+import type { CohortCountResponse, CohortRowVO, SavedQueryVO } from '@registry/shared/contracts/retrieval';
 import { DEFAULT_MISSING_CODES, type Definition } from '@registry/shared/forms/definition';
 import { auditEvents } from '../../db/schema';
 import { center, hospital, member, patient, project, publishCrf } from '../../../test/factories';
@@ -287,5 +287,41 @@ describe('saved queries (retrieval/query)', () => {
     expect(bad.json<Body>().issues).toEqual([{ path: 'cohort.root.items.0.fieldKey', message: '字段「nope」不存在' }]);
     expect((await create(stat, { name: ' ', cohort: all() })).statusCode).toBe(400);
     expect((await create(entry1, { name: '无权限', cohort: all() })).statusCode).toBe(403);
+  });
+});
+
+describe('POST retrieval/rows', () => {
+  type Page = { records: CohortRowVO[]; total: number; current: number; size: number };
+  const rows = async (token: string, body: Record<string, unknown>) => {
+    const res = await t.api({ method: 'POST', url: '/retrieval/rows', token, payload: body });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<Body<Page>>().data;
+  };
+
+  it("should page the cohort in the caller's scope, masked without patient.pii", async () => {
+    const first = await rows(stat, { cohort: all(lvefBelow40), size: 1 });
+    expect(first.total).toBe(2);
+    expect(first.records).toHaveLength(1);
+    expect(first.records[0]).toMatchObject({ masked: true });
+    expect(first.records[0]?.name).not.toBe('王建国');
+    const second = await rows(stat, { cohort: all(lvefBelow40), size: 1, current: 2 });
+    expect(second.records[0]?.id).not.toBe(first.records[0]?.id);
+    const byCenter = await rows(lead1, { cohort: all(lvefBelow40) });
+    expect(byCenter.total).toBe(1);
+    expect(byCenter.records.map((r) => r.centerName)).toHaveLength(1);
+  });
+
+  it('should show names to a member with patient.pii and audit that read with the patients shown', async () => {
+    const page = await rows(owner, { cohort: all(lvefBelow40), sort: 'patientNo', order: 'desc' });
+    expect(page.records.map((r) => r.name)).toEqual(['刘淑珍', '王建国']);
+    expect(page.records.every((r) => !r.masked)).toBe(true);
+    const events = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'patient.pii_read'));
+    const shown = page.records.map((r) => r.id).sort();
+    expect(
+      events.some(
+        (e) =>
+          JSON.stringify(((e.newValue as { patientIds: string[] }).patientIds ?? []).sort()) === JSON.stringify(shown),
+      ),
+    ).toBe(true);
   });
 });

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import {
   cohortCountRequest,
   cohortCountResponse,
+  cohortRowsRequest,
+  cohortRowsResponse,
   savedQueryCreateRequest,
   savedQueryIdRequest,
   savedQueryListResponse,
@@ -31,6 +33,16 @@ export function registerRetrievalRoutes(root: FastifyInstance, deps: { retrieval
       config: { permission: PERMISSIONS.retrievalQuery, audit: NOT_AUDITED.read },
     },
     async (request) => ok(await retrieval.count(requireAuth(request), request.body.cohort)),
+  );
+
+  app.post(
+    `${base}/rows`,
+    {
+      schema: { body: cohortRowsRequest, response: okSchema(cohortRowsResponse) },
+      // identified rows (with patient.pii) are audited as patient.pii_read inside the read
+      config: { permission: PERMISSIONS.retrievalQuery, audit: ['patient.pii_read'] },
+    },
+    async (request) => ok(await retrieval.rows(requireAuth(request), request.body, auditContext(request))),
   );
 
   // saved queries: the caller's own and those shared in the project; only the owner edits or deletes one

@@ -14,9 +14,14 @@ import type {
 } from '@registry/shared/contracts/retrieval';
 import { audit, type AuditContext } from '../../plugins/audit';
 import { isUuid } from '../../domain/scope/project-scope';
+import { showPatientValue } from '@registry/shared/phi-mask';
+import { PERMISSIONS } from '@registry/shared/permissions';
+import type { CohortRowsInput, CohortRowVO } from '@registry/shared/contracts/retrieval';
+import { piiRead } from '../patient/patient-checks';
 import { compileCohort } from './cohort.repository';
 import { RETRIEVAL_MESSAGES as M } from './retrieval.messages';
 import {
+  cohortPage,
   countCohort,
   insertSavedQuery,
   latestVersionIds,
@@ -218,6 +223,40 @@ export function createRetrievalService(deps: { db: Db; clock: Clock; definitions
           now,
         );
       });
+    },
+
+    /**
+     * A page of the cohort's patients: identity masked without `patient.pii`; with it, the read is audited
+     * (`patient.pii_read`, the page's patient ids) in the transaction that read them.
+     */
+    async rows(auth: AuthContext, input: CohortRowsInput, ctx: AuditContext) {
+      const scope = await requireProjectScope(db, auth);
+      const predicate = await checked(scope, input.cohort as CohortDefinition);
+      const { current, size } = input;
+      const pii = scope.permissions.includes(PERMISSIONS.patientPii);
+      const now = clock.now();
+      const result = await cohortPage(
+        db,
+        scope,
+        predicate,
+        { offset: (current - 1) * size, limit: size, sort: input.sort, order: input.order },
+        COUNT_TIMEOUT_MS,
+        async (tx, ids) => {
+          if (pii && ids.length > 0) await piiRead(tx, ctx, ids, null, now);
+        },
+      );
+      if (result === 'timedOut') throw new AppError(400, M.timeout(COUNT_TIMEOUT_MS / 1000));
+      const records: CohortRowVO[] = result.rows.map((r) => ({
+        id: r.id,
+        patientNo: r.patientNo,
+        name: showPatientValue('name', r.name, pii),
+        gender: r.gender,
+        centerName: r.centerName,
+        enrolDate: r.enrolDate,
+        status: r.status,
+        masked: !pii,
+      }));
+      return { records, total: result.total, current, size };
     },
 
     async count(auth: AuthContext, cohort: CohortDefinition) {
