@@ -10,6 +10,7 @@ import { setToken } from '../../lib/token';
 import { useMenuStore } from '../../lib/stores/menu-store';
 import { useProjectStore } from '../../lib/stores/project-store';
 import { TEST_DEFINITION } from './test-factories';
+import { retrievalKeys } from './api/keys';
 import { RetrievalPage } from './retrieval-page';
 
 const PROJECT = { projectCode: 'HF-REG', projectId: 'p-1', projectName: '心衰登记', subProject: false };
@@ -138,6 +139,37 @@ describe('RetrievalPage', () => {
     expect(calls.counts.length).toBe(before + 1);
   });
 
+  it('should give up a count still running when the cohort changes (its signal aborted)', async () => {
+    const calls = serve();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(
+      http.post(apiUrl('/retrieval/count'), async ({ request }) => {
+        const { cohort } = (await request.json()) as { cohort: CohortDefinition };
+        calls.counts.push(cohort);
+        const item = cohort.root.items[0];
+        // the first count hangs until the test ends
+        if (item?.kind === 'field' && item.value === 40) await gate;
+        return ok({ count: 1, total: 4 });
+      }),
+    );
+    const { user, queryClient } = renderPage();
+    await openSaved(user, '射血分数降低');
+    await waitFor(() => expect(calls.counts.at(-1)).toEqual(LVEF_BELOW_40));
+    const input = within(condition()).getByLabelText('比较值');
+    await user.clear(input);
+    await user.type(input, '35');
+    expect(await screen.findByText('符合条件 1 / 共 4 名患者')).toBeInTheDocument();
+    // cancelled, not still fetching: TanStack aborts a call whose signal the fetch took once no one waits for it
+    expect(queryClient.getQueryState(retrievalKeys.count(LVEF_BELOW_40))).toMatchObject({
+      fetchStatus: 'idle',
+      data: undefined,
+    });
+    release();
+  });
+
   it('should show a refused count’s issues at their condition, and no count', async () => {
     serve([savedQuery()], true);
     const { user } = renderPage();
@@ -178,6 +210,23 @@ describe('RetrievalPage', () => {
     expect(calls.saves[0]).toEqual({
       method: 'post',
       body: { name: '我的低射血分数', shared: true, cohort: LVEF_BELOW_40 },
+    });
+  });
+
+  it('should copy a query into a new unsaved one named 「<name> 副本」 and save it as new', async () => {
+    const calls = serve();
+    const { user } = renderPage();
+    await screen.findByText('射血分数降低', {}, { timeout: 20_000 });
+    await user.click(screen.getByRole('button', { name: /^复\s*制$/ }));
+    await waitFor(() => expect(within(condition()).getByLabelText('比较值')).toHaveValue('40'));
+    await user.click(screen.getByRole('button', { name: /^保\s*存$/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('检索名称')).toHaveValue('射血分数降低 副本');
+    await user.click(within(dialog).getByRole('button', { name: /^保\s*存$/ }));
+    await waitFor(() => expect(calls.saves).toHaveLength(1));
+    expect(calls.saves[0]).toEqual({
+      method: 'post',
+      body: { name: '射血分数降低 副本', shared: false, cohort: LVEF_BELOW_40 },
     });
   });
 
