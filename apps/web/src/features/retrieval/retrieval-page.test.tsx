@@ -129,6 +129,8 @@ describe('RetrievalPage', () => {
     const before = calls.counts.length;
     const input = within(condition()).getByLabelText('比较值');
     await user.clear(input);
+    // a condition without its value: nothing to count, and the last count no longer shown
+    expect(screen.queryByText(/符合条件/)).not.toBeInTheDocument();
     await user.type(input, '35');
     await waitFor(() => expect(calls.counts.length).toBe(before + 1));
     const sent = calls.counts.at(-1)?.root.items[0];

@@ -199,7 +199,7 @@ function Retrieval() {
   const [current, setCurrent] = useState<Current>(NEW);
   const [saveMode, setSaveMode] = useState<SaveMode | null>(null);
 
-  // Counted: the cohort once it has settled, and only when the builder finds nothing to fix in it (the forms read).
+  // Counted: the cohort once it has settled (the last count stays shown meanwhile, not while something is to fix), and only when the builder finds nothing to fix in it (the forms read).
   const settled = useDebounced(cohort, COUNT_DEBOUNCE_MS);
   const localIssues = useMemo(() => builderIssues(cohort, forms), [cohort, forms]);
   const countable = !formsPending && settled === cohort && localIssues.length === 0 ? settled : null;
@@ -311,7 +311,7 @@ function Retrieval() {
             />
           )}
           <Flex align="center" gap={8} style={{ marginTop: 16 }} aria-live="polite">
-            {count.data && !count.isError && (
+            {count.data && !count.isError && localIssues.length === 0 && (
               <Typography.Text strong>{`符合条件 ${count.data.count} / 共 ${count.data.total} 名患者`}</Typography.Text>
             )}
             {count.isFetching && <Spin size="small" aria-label="计数中" />}
