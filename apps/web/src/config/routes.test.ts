@@ -100,6 +100,14 @@ describe('route table', () => {
       });
     }
   });
+
+  it('should open the retrieval page to holders of retrieval.query', () => {
+    expect(ROUTES.find((r) => r.path === '/retrieval')).toMatchObject({
+      ready: true,
+      layout: 'main',
+      permissions: ['retrieval.query'],
+    });
+  });
 });
 
 describe('page access', () => {

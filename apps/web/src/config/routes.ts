@@ -59,7 +59,7 @@ export const ROUTES: readonly RouteEntry[] = [
   route('/patient/source', '数据溯源', 'main', true),
   // Beyond the seed's table: the open-queries list, under the patient area.
   route('/patient/query', '质疑管理', 'main', true),
-  route('/retrieval', '数据检索', 'main', false),
+  route('/retrieval', '数据检索', 'main', true),
   route('/retrieval/export', '数据导出', 'main', false),
   route('/analysis', '统计分析', 'main', false),
   route('/discern/list', 'AI识别列表', 'main', false),

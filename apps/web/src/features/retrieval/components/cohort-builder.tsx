@@ -71,6 +71,11 @@ export type CohortBuilderProps = {
   subProjects: readonly CohortOption[];
   value: CohortDefinition;
   onChange: (value: CohortDefinition) => void;
+  /**
+   * Issues found elsewhere (the server's 400 `issues` of a count, paths relative to the cohort), shown at their
+   * conditions beside the builder's own.
+   */
+  issues?: readonly CohortIssue[];
 };
 
 type Ctx = Omit<CohortBuilderProps, 'value'> & {
@@ -500,7 +505,8 @@ export function CohortBuilder(props: CohortBuilderProps) {
     [forms, categories],
   );
   const rowsNodes = useMemo(() => rowsTree(forms, categories), [forms, categories]);
-  const issues = useMemo(() => builderIssues(value, forms), [value, forms]);
+  const extra = props.issues;
+  const issues = useMemo(() => [...builderIssues(value, forms), ...(extra ?? [])], [value, forms, extra]);
   const summary = useMemo(
     () => summarizeCohort(value, { forms, centers, subProjects }),
     [value, forms, centers, subProjects],

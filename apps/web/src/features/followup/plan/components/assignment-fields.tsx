@@ -1,7 +1,7 @@
 import { Checkbox, Form, Radio, Select, Space, Typography } from 'antd';
 import { ASSIGN_MODE_LABELS, ASSIGN_MODES } from '@registry/shared/contracts/followup-codes';
 import { useProjectStore } from '../../../../lib/stores/project-store';
-import { useSubProjects } from '../api/list-sub-projects';
+import { useSubProjects } from '../../../../api/sub-projects';
 import { fieldValueOptions, ruleFields, singleForms, type FormInfo } from '../hooks/definition-forms';
 import type { PlanFormValues } from '../hooks/plan-form';
 
