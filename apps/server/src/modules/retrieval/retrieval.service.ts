@@ -107,6 +107,14 @@ export function createRetrievalService(deps: { db: Db; clock: Clock; definitions
     cohort: input.cohort,
   });
 
+  /** What a saved query stores, its cohort checked against the caller's forms (400 with the issues). */
+  async function checkedValues(scope: ProjectScope, input: SavedQueryCreateRequest) {
+    const cohort = input.cohort as CohortDefinition;
+    await checked(scope, cohort);
+    const description = input.description?.trim() ? input.description.trim() : null;
+    return { name: input.name, description, shared: input.shared ?? false, cohort };
+  }
+
   return {
     async listQueries(auth: AuthContext): Promise<SavedQueryVO[]> {
       const scope = await requireProjectScope(db, auth);
@@ -120,14 +128,8 @@ export function createRetrievalService(deps: { db: Db; clock: Clock; definitions
 
     async createQuery(auth: AuthContext, input: SavedQueryCreateRequest, ctx: AuditContext): Promise<SavedQueryVO> {
       const scope = await requireProjectScope(db, auth);
-      const cohort = input.cohort as CohortDefinition;
-      await checked(scope, cohort);
-      const values = {
-        name: input.name,
-        description: input.description?.trim() ? input.description.trim() : null,
-        shared: input.shared ?? false,
-        cohort,
-      };
+      const values = await checkedValues(scope, input);
+      const { cohort } = values;
       const now = clock.now();
       const id = await db
         .transaction(async (tx) => {
@@ -164,14 +166,8 @@ export function createRetrievalService(deps: { db: Db; clock: Clock; definitions
       const scope = await requireProjectScope(db, auth);
       const before = await ownQuery(scope, input.id);
       if (before.rowVersion !== input.rowVersion) throw new AppError(409, M.stale);
-      const cohort = input.cohort as CohortDefinition;
-      await checked(scope, cohort);
-      const values = {
-        name: input.name,
-        description: input.description?.trim() ? input.description.trim() : null,
-        shared: input.shared ?? false,
-        cohort,
-      };
+      const values = await checkedValues(scope, input);
+      const { cohort } = values;
       const now = clock.now();
       await db
         .transaction(async (tx) => {
