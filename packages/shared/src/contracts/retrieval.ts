@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cohortDefinition } from '../cohort/definition';
 import { page, pageRequest } from './envelope';
+import { int4 } from './fields';
 
 /**
  * Retrieval (`/retrieval`, issue 15): questions asked of the current project's patients by a cohort definition
@@ -53,7 +54,7 @@ export type SavedQueryCreateRequest = z.input<typeof savedQueryCreateRequest>;
 export const savedQueryUpdateRequest = savedQueryCreateRequest.extend({
   id: z.string().max(64, '检索不存在'),
   /** The version the caller read: a save in between answers 409. */
-  rowVersion: z.number().int().min(1),
+  rowVersion: int4({ min: 1, message: '请提供数据版本' }),
 });
 export type SavedQueryUpdateRequest = z.input<typeof savedQueryUpdateRequest>;
 
