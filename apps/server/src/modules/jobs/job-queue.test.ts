@@ -173,11 +173,13 @@ describe('a job whose completion cannot be saved', () => {
     await installJobQueueSchema(database.ownerConnectionString, { queues: [policy], grantTo: TEST_APP_ROLE });
     const { tenant } = await buildTenant(db);
     const user = await buildUser(db, tenant.id);
-    // the pool loses its connection exactly when pg-boss saves the first completion (a statement it does not await)
+    // the pool loses its connection exactly when pg-boss saves this job's first completion (a statement it does not
+    // await); only the statement that names the job, not another one of pg-boss's that sets the same state
     let lose = true;
+    let jobId = '';
     const pool = {
       query(text: string, values?: unknown[]) {
-        if (lose && text.includes("state = 'completed',")) {
+        if (lose && jobId && text.includes("state = 'completed',") && JSON.stringify(values ?? []).includes(jobId)) {
           lose = false;
           return Promise.reject(new Error('Connection terminated unexpectedly'));
         }
@@ -199,6 +201,7 @@ describe('a job whose completion cannot be saved', () => {
     const id = await db.transaction((tx) =>
       jobs.enqueue(tx, policy.name, { tenantId: tenant.id, userId: user.id }, {}),
     );
+    jobId = String(id);
     await jobs.start();
     try {
       await expect
