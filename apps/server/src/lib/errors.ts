@@ -65,16 +65,27 @@ export function fileTooLargeMessage(maxBytes: number): string {
   return `文件大小超过限制（最大 ${shown} MB）`;
 }
 
-/**
- * Whether `err` (or one of its causes: Drizzle wraps the driver's errors) is PostgreSQL's unique violation (23505) of
- * the index or constraint `constraint`: a service's own check passed, and a concurrent request took the value first.
- */
-export function isUniqueViolation(err: unknown, constraint: string): boolean {
+/** The driver's error in `err` or one of its causes (Drizzle wraps the driver's errors): the first with a SQLSTATE. */
+function pgErrorOf(err: unknown): { code: string; constraint?: unknown } | undefined {
   let cur: unknown = err;
   for (let depth = 0; depth < 5 && cur && typeof cur === 'object'; depth++) {
     const e = cur as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (e.code === '23505') return e.constraint === constraint;
+    if (typeof e.code === 'string') return { code: e.code, constraint: e.constraint };
     cur = e.cause;
   }
-  return false;
+  return undefined;
+}
+
+/**
+ * Whether `err` is PostgreSQL's unique violation (23505) of the index or constraint `constraint`: a service's own
+ * check passed, and a concurrent request took the value first.
+ */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
+  const e = pgErrorOf(err);
+  return e?.code === '23505' && e.constraint === constraint;
+}
+
+/** Whether `err` is PostgreSQL cancelling a statement (57014: its `statement_timeout` ran out). */
+export function isQueryCanceled(err: unknown): boolean {
+  return pgErrorOf(err)?.code === '57014';
 }

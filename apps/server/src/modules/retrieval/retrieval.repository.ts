@@ -1,5 +1,6 @@
 import { and, count, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { isQueryCanceled } from '../../lib/errors';
 import { formVersions } from '../../db/schema/crf-definition';
 import { users } from '../../db/schema/identity';
 import { patients } from '../../db/schema/patients';
@@ -18,46 +19,44 @@ export async function latestVersionIds(db: Executor, tenantId: string, projectId
   return projectIds.flatMap((p) => rows.filter((r) => r.projectId === p).map((r) => r.id));
 }
 
-const QUERY_CANCELED = '57014';
-
 /**
- * The patients of the caller's scope a compiled cohort predicate selects, and all of them. One snapshot (a read-only
- * repeatable-read transaction, so the two numbers agree), bounded by a statement timeout: a cohort that would scan
- * too long is cancelled by PostgreSQL and answered `timedOut` instead of holding a connection.
+ * `read` in one repeatable-read snapshot (so a count and a page agree) bounded by a statement timeout: a cohort that
+ * would scan too long is cancelled by PostgreSQL and answered `timedOut` instead of holding a connection.
  */
+async function inSnapshot<T>(
+  db: Executor,
+  timeoutMs: number,
+  accessMode: 'read only' | 'read write',
+  read: (tx: Executor) => Promise<T>,
+): Promise<T | 'timedOut'> {
+  try {
+    return await db.transaction(
+      async (tx) => {
+        await tx.execute(sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`);
+        return read(tx);
+      },
+      { isolationLevel: 'repeatable read', accessMode },
+    );
+  } catch (err) {
+    if (isQueryCanceled(err)) return 'timedOut';
+    throw err;
+  }
+}
+
+/** The patients of the caller's scope a compiled cohort predicate selects, and all of them (read only). */
 export async function countCohort(
   db: Executor,
   scope: ProjectScope,
   predicate: SQL,
   timeoutMs: number,
 ): Promise<{ count: number; total: number } | 'timedOut'> {
-  try {
-    return await db.transaction(
-      async (tx) => {
-        await tx.execute(sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`);
-        const [row] = await tx
-          .select({
-            count: sql<number>`count(*) filter (where ${predicate})::int`,
-            total: count(),
-          })
-          .from(patients)
-          .where(patientScope(scope));
-        return { count: row?.count ?? 0, total: row?.total ?? 0 };
-      },
-      { isolationLevel: 'repeatable read', accessMode: 'read only' },
-    );
-  } catch (err) {
-    if (causeCode(err) === QUERY_CANCELED) return 'timedOut';
-    throw err;
-  }
-}
-
-function causeCode(err: unknown): string | undefined {
-  for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
+  return inSnapshot(db, timeoutMs, 'read only', async (tx) => {
+    const [row] = await tx
+      .select({ count: sql<number>`count(*) filter (where ${predicate})::int`, total: count() })
+      .from(patients)
+      .where(patientScope(scope));
+    return { count: row?.count ?? 0, total: row?.total ?? 0 };
+  });
 }
 
 // ---- saved queries ------------------------------------------------------------------------------------------------
@@ -129,7 +128,7 @@ export type CohortPageRow = {
 
 /**
  * A page of the patients of the caller's scope the predicate selects, and how many there are, in one snapshot
- * (repeatable read) bounded by a statement timeout; `inSnapshot` runs in the same transaction (the audit of an
+ * (repeatable read) bounded by a statement timeout; `alsoInTx` runs in the same transaction (the audit of an
  * identified read). Ordered by the chosen column, then the patient's sequence (a stable order for paging).
  */
 export async function cohortPage(
@@ -138,42 +137,34 @@ export async function cohortPage(
   predicate: SQL,
   page: { offset: number; limit: number; sort: 'patientNo' | 'enrolDate'; order: 'asc' | 'desc' },
   timeoutMs: number,
-  inSnapshot: (tx: Executor, ids: string[]) => Promise<void>,
+  alsoInTx: (tx: Executor, ids: string[]) => Promise<void>,
 ): Promise<{ rows: CohortPageRow[]; total: number } | 'timedOut'> {
   const direction = page.order === 'desc' ? sql`desc` : sql`asc`;
   const sortColumn = page.sort === 'enrolDate' ? sql`${patients.enrolDate}` : sql`${patients.seq}`;
-  try {
-    return await db.transaction(
-      async (tx) => {
-        await tx.execute(sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`);
-        const where = and(patientScope(scope), predicate);
-        const [counted] = await tx.select({ total: count() }).from(patients).where(where);
-        const rows = await tx
-          .select({
-            id: patients.id,
-            patientNo: patients.patientNo,
-            name: patients.name,
-            gender: patients.gender,
-            centerName: centers.name,
-            enrolDate: patients.enrolDate,
-            status: patients.status,
-          })
-          .from(patients)
-          .innerJoin(centers, eq(centers.id, patients.centerId))
-          .where(where)
-          .orderBy(sql`${sortColumn} ${direction} nulls last`, patients.seq)
-          .limit(page.limit)
-          .offset(page.offset);
-        await inSnapshot(
-          tx,
-          rows.map((r) => r.id),
-        );
-        return { rows, total: counted?.total ?? 0 };
-      },
-      { isolationLevel: 'repeatable read' },
+  // read write: `alsoInTx` may write the audit of the identified read
+  return inSnapshot(db, timeoutMs, 'read write', async (tx) => {
+    const where = and(patientScope(scope), predicate);
+    const [counted] = await tx.select({ total: count() }).from(patients).where(where);
+    const rows = await tx
+      .select({
+        id: patients.id,
+        patientNo: patients.patientNo,
+        name: patients.name,
+        gender: patients.gender,
+        centerName: centers.name,
+        enrolDate: patients.enrolDate,
+        status: patients.status,
+      })
+      .from(patients)
+      .innerJoin(centers, eq(centers.id, patients.centerId))
+      .where(where)
+      .orderBy(sql`${sortColumn} ${direction} nulls last`, patients.seq)
+      .limit(page.limit)
+      .offset(page.offset);
+    await alsoInTx(
+      tx,
+      rows.map((r) => r.id),
     );
-  } catch (err) {
-    if (causeCode(err) === QUERY_CANCELED) return 'timedOut';
-    throw err;
-  }
+    return { rows, total: counted?.total ?? 0 };
+  });
 }
