@@ -92,6 +92,11 @@ import { createPgRateLimitStore } from './plugins/rate-limit-store';
 import { registerSecurity } from './plugins/security';
 import { configureZodMessages } from './plugins/zod-messages';
 import { patientFollowupSync } from './modules/followup/followup-sync';
+import { EXPORT_POLICY, EXPORT_QUEUE } from './domain/jobs/job-queues';
+import { createExportExpiryJob } from './modules/export/export-expiry.job';
+import { createExportRunner } from './modules/export/export-run';
+import { registerExportRoutes } from './modules/export/export.routes';
+import { createExportService } from './modules/export/export.service';
 
 export type AppDeps = {
   config: AppConfig;
@@ -301,6 +306,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       app.log.warn({ err }, 'audit heads of DATA_DIR/audit-heads could not be carried onto the object storage');
     }
   });
+  // data exports (issue 15): asked by the calls, written by the export job, expired files removed hourly
+  jobs.define(
+    { name: EXPORT_QUEUE, ...EXPORT_POLICY },
+    createExportRunner({ db, pool: deps.pool, clock, storage, definitions, keys: phiKeys }),
+  );
+  jobs.every(createExportExpiryJob({ db, clock, storage }));
+  registerExportRoutes(app, { exports: createExportService({ db, clock, definitions, jobs, storage }) });
   app.decorate('jobs', jobs);
   registerJobRoutes(app, { jobs: createJobsService({ db, clock, jobs }) });
   if (config.jobsEnabled) app.addHook('onReady', async () => jobs.start());

@@ -39,7 +39,11 @@ function contentDisposition(name: string): string {
 }
 
 /** A generated file as a download (never cached, never sniffed, sandboxed should a browser open it). */
-export function sendDownload(reply: FastifyReply, file: { fileName: string; contentType: string; body: Buffer }) {
+export function sendDownload(
+  reply: FastifyReply,
+  file: { fileName: string; contentType: string; body: Buffer | Readable; size?: number },
+) {
+  if (file.size !== undefined) reply.header('content-length', file.size);
   return reply
     .header('content-disposition', contentDisposition(file.fileName))
     .header('cache-control', 'private, no-store')

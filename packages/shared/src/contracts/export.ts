@@ -8,8 +8,8 @@ export * from './export-codes';
  * Data exports (`/retrieval/export`, issue 15). Base `retrieval/export`. An export is a job: it reads the patients of
  * a saved query (or the whole current project) in the caller's scope, in one snapshot, and writes one file to the
  * object storage (a ZIP when there are several: one table of one row per patient, one per repeating form and one per
- * table field). Identified exports need `patient.export` and `patient.pii`; `retrieval.export` alone allows
- * de-identified ones only (the statistician's default).
+ * table field). Every call needs `retrieval.export`; identified exports also need `patient.export` and `patient.pii`
+ * (the statistician's role has neither: de-identified only).
  */
 
 const formKey = z.string().max(100, '表单编码不能超过100个字符');

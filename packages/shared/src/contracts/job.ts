@@ -24,6 +24,8 @@ export const JOB_QUEUE_LABELS: Record<string, string> = {
   'idempotency-cleanup': '重复提交记录清理',
   'audit-seal': '审计日志封存',
   'sms.dispatch': '短信发送',
+  'retrieval.export': '数据导出',
+  'retrieval.export-expiry': '过期导出文件清理',
 };
 
 /** A queue's label; a dead-letter queue (`<queue>__dead`) is labelled as its queue. */

@@ -31,6 +31,19 @@ export const SIGN_IN_PURGE_QUEUE = 'auth.sign-in-purge';
 export const IDEMPOTENCY_CLEANUP_QUEUE = 'idempotency-cleanup';
 export const AUDIT_SEAL_QUEUE = 'audit-seal';
 export const SMS_DISPATCH_QUEUE = 'sms.dispatch';
+export const EXPORT_QUEUE = 'retrieval.export';
+export const EXPORT_EXPIRY_QUEUE = 'retrieval.export-expiry';
+
+/**
+ * A data export (issue 15): one attempt may run an hour (a million patients to a slow storage); a worker that died
+ * leaves it active until then, and it is retried twice (the export starts over and overwrites its file).
+ */
+export const EXPORT_POLICY = {
+  retryLimit: 2,
+  retryDelaySeconds: 30,
+  retryBackoff: true,
+  expireInSeconds: 60 * 60,
+} as const;
 
 /** Housekeeping run on a schedule: a failed run is retried soon, and the next scheduled run comes anyway. */
 export const HOUSEKEEPING = {
@@ -46,4 +59,6 @@ export const JOB_QUEUES: readonly JobQueuePolicy[] = [
   { name: IDEMPOTENCY_CLEANUP_QUEUE, ...HOUSEKEEPING },
   { name: AUDIT_SEAL_QUEUE, ...HOUSEKEEPING },
   { name: SMS_DISPATCH_QUEUE, ...HOUSEKEEPING },
+  { name: EXPORT_QUEUE, ...EXPORT_POLICY },
+  { name: EXPORT_EXPIRY_QUEUE, ...HOUSEKEEPING },
 ];

@@ -1,23 +1,12 @@
-import { and, count, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { isQueryCanceled } from '../../lib/errors';
-import { formVersions } from '../../db/schema/crf-definition';
 import { users } from '../../db/schema/identity';
 import { patients } from '../../db/schema/patients';
 import { centers } from '../../db/schema/projects';
 import { retrievalQueries } from '../../db/schema/retrieval';
 import type { ProjectScope } from '../../domain/scope/project-scope';
 import { patientScope } from '../../domain/scope/patient-scope.repository';
-
-/** The latest published version of each of these projects (the sub-project's and its parent's), newest first. */
-export async function latestVersionIds(db: Executor, tenantId: string, projectIds: string[]): Promise<string[]> {
-  const rows = await db
-    .selectDistinctOn([formVersions.projectId], { id: formVersions.id, projectId: formVersions.projectId })
-    .from(formVersions)
-    .where(and(eq(formVersions.tenantId, tenantId), inArray(formVersions.projectId, projectIds)))
-    .orderBy(formVersions.projectId, desc(formVersions.versionNo));
-  return projectIds.flatMap((p) => rows.filter((r) => r.projectId === p).map((r) => r.id));
-}
 
 /**
  * `read` in one repeatable-read snapshot (so a count and a page agree) bounded by a statement timeout: a cohort that

@@ -1,4 +1,4 @@
-import { cohortForms, checkCohort, type CohortForm } from '@registry/shared/cohort/check';
+import { checkCohort, type CohortForm } from '@registry/shared/cohort/check';
 import type { CohortDefinition } from '@registry/shared/cohort/definition';
 import { shanghaiDate } from '@registry/shared/dates';
 import type { Db } from '../../db/client';
@@ -18,13 +18,13 @@ import { showPatientValue } from '@registry/shared/phi-mask';
 import { PERMISSIONS } from '@registry/shared/permissions';
 import type { CohortRowsInput, CohortRowVO } from '@registry/shared/contracts/retrieval';
 import { piiRead } from '../patient/patient-checks';
-import { compileCohort } from './cohort.repository';
+import { compileCohort } from '../../domain/cohort/cohort.repository';
+import { scopeForms } from '../../domain/cohort/cohort-forms';
 import { RETRIEVAL_MESSAGES as M } from './retrieval.messages';
 import {
   cohortPage,
   countCohort,
   insertSavedQuery,
-  latestVersionIds,
   listSavedQueries,
   QUERY_NAME_UNIQUE,
   updateSavedQuery,
@@ -44,18 +44,7 @@ export function createRetrievalService(deps: { db: Db; clock: Clock; definitions
 
   /** The forms the caller's cohorts may name (a sub-project's form shadows its parent's of the same key). */
   async function formsOf(scope: ProjectScope): Promise<CohortForm[]> {
-    const projectIds = [...new Set([scope.projectId, scope.rootProjectId])];
-    const ids = await latestVersionIds(db, scope.tenantId, projectIds);
-    const versions = await definitions.load(db, scope.tenantId, ids);
-    const seen = new Set<string>();
-    const forms: CohortForm[] = [];
-    for (const id of ids)
-      for (const form of cohortForms(versions.get(id)?.definition ?? { categories: [] }))
-        if (!seen.has(form.key)) {
-          seen.add(form.key);
-          forms.push(form);
-        }
-    return forms;
+    return (await scopeForms(db, definitions, scope)).map((f) => f.form);
   }
 
   /** The definition checked against the caller's forms: 400 with every issue at its path. */
