@@ -190,6 +190,33 @@ describe('ExportPage', () => {
     expect(calls.created).toHaveLength(0);
   }, 60_000);
 
+  it('should show a refusal of the server under the field it names', async () => {
+    serve();
+    server.use(
+      http.post(apiUrl('/retrieval/export'), () =>
+        HttpResponse.json(
+          {
+            status: 400,
+            message: '表单「住院记录」不在已发布的定义中',
+            data: null,
+            requestId: 'r-1',
+            issues: [{ path: 'forms.0.key', message: '表单「住院记录」不在已发布的定义中' }],
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    renderPage();
+    await screen.findByText('全部 3 个表单', {}, { timeout: 20_000 });
+    fireEvent.click(start());
+    // the toast and the field's own message
+    await waitFor(() => expect(screen.getAllByText('表单「住院记录」不在已发布的定义中')).toHaveLength(2));
+    const explain = screen.getByText('表单「住院记录」不在已发布的定义中', {
+      selector: '.ant-form-item-explain-error',
+    });
+    expect(explain.closest('.ant-form-item')).toHaveTextContent('表单和字段');
+  }, 60_000);
+
   it('should force de-identification for a role without patient.export and patient.pii, and say why', async () => {
     const { calls } = serve({ permissions: DEIDENTIFIED_ONLY });
     const { user } = renderPage();
