@@ -67,7 +67,9 @@ function issueField(path: string): (typeof FIELDS)[number] | null {
 export function ExportForm({ onStarted }: { onStarted: () => void }) {
   const [form] = Form.useForm<Values>();
   const identified = useMenuStore((s) => canExportIdentified(s.permissions));
-  const queries = useSavedQueries();
+  // `retrieval/query/list` answers only holders of `retrieval.query`; without it the whole project is the source.
+  const mayQuery = useMenuStore((s) => s.permissions.includes(PERMISSIONS.retrievalQuery));
+  const queries = useSavedQueries(mayQuery);
   const { forms, categories, isPending: formsPending, isError: formsFailed } = useCohortForms();
   const tree = useMemo(() => choiceTree(forms, categories), [forms, categories]);
   const create = useCreateExport();
@@ -122,11 +124,15 @@ export function ExportForm({ onStarted }: { onStarted: () => void }) {
       >
         <Row gutter={24}>
           <Col xs={24} lg={10}>
-            <Form.Item name="queryId" label="数据来源" extra="保存的检索在数据检索页面创建">
+            <Form.Item
+              name="queryId"
+              label="数据来源"
+              extra={mayQuery ? '保存的检索在数据检索页面创建' : '您的角色没有数据检索权限，只能导出整个项目'}
+            >
               <Select
                 aria-label="数据来源"
                 options={sourceOptions}
-                loading={queries.isPending}
+                loading={mayQuery && queries.isPending}
                 showSearch={{ optionFilterProp: 'label' }}
               />
             </Form.Item>

@@ -63,6 +63,7 @@ type Calls = {
   details: string[];
   cancelled: unknown[];
   downloads: { url: string; authorization: string | null }[];
+  queryLists: number;
 };
 
 /** The server as the contract describes it; `jobs` is the history (mutable: a test changes what the next read sees). */
@@ -71,7 +72,7 @@ function serve({ permissions = IDENTIFIED, jobs = [] as ExportJobVO[] } = {}) {
   useMenuStore.getState().setProjectMenu([], permissions);
   useProjectStore.getState().selectProject(PROJECT);
   const state = { jobs, details: new Map<string, ExportJobVO[]>() };
-  const calls: Calls = { created: [], lists: [], details: [], cancelled: [], downloads: [] };
+  const calls: Calls = { created: [], lists: [], details: [], cancelled: [], downloads: [], queryLists: 0 };
   server.use(
     http.get(apiUrl('/web-project/current'), () =>
       ok({ id: 'p-1', projectName: '心衰登记', projectCode: 'HF-REG', subProject: false }),
@@ -79,7 +80,10 @@ function serve({ permissions = IDENTIFIED, jobs = [] as ExportJobVO[] } = {}) {
     http.get(apiUrl('/form-definition/published'), () =>
       ok({ own: { versionId: 'v-1', versionNo: 1, projectId: 'p-1', definition: TEST_DEFINITION }, parent: null }),
     ),
-    http.get(apiUrl('/retrieval/query/list'), () => ok([QUERY])),
+    http.get(apiUrl('/retrieval/query/list'), () => {
+      calls.queryLists += 1;
+      return ok([QUERY]);
+    }),
     http.post(apiUrl('/retrieval/export'), async ({ request }) => {
       const body = (await request.json()) as Record<string, unknown>;
       calls.created.push(body);
@@ -231,6 +235,17 @@ describe('ExportPage', () => {
     await user.click(start());
     await waitFor(() => expect(calls.created).toHaveLength(1));
     expect(calls.created[0]).toMatchObject({ deidentified: true, dropFreeText: true });
+  }, 60_000);
+
+  it('should offer only the whole project, without asking for saved queries, to a role without retrieval.query', async () => {
+    const { calls } = serve({ permissions: ['retrieval.export'] });
+    renderPage();
+    await screen.findByText('全部 3 个表单', {}, { timeout: 20_000 });
+    expect(screen.getByText('您的角色没有数据检索权限，只能导出整个项目')).toBeInTheDocument();
+    fireEvent.click(start());
+    await waitFor(() => expect(calls.created).toHaveLength(1));
+    expect(calls.created[0]).not.toHaveProperty('queryId');
+    expect(calls.queryLists).toBe(0);
   }, 60_000);
 
   it('should show each export with its state, poll a running one until it completes, and the reason of a failure', async () => {
