@@ -45,6 +45,7 @@ const PAGES: Readonly<Record<string, LazyPage>> = {
   '/patient/source': () => import('../features/patient-record/components/source-page').then((m) => m.SourcePage),
   '/patient/query': () => import('../features/query/components/query-list-page').then((m) => m.QueryListPage),
   '/retrieval': () => import('../features/retrieval/retrieval-page').then((m) => m.RetrievalPage),
+  '/retrieval/export': () => import('../features/retrieval/export/components/export-page').then((m) => m.ExportPage),
   '/followup/list': () => import('../features/followup/components/followup-list-page').then((m) => m.FollowupListPage),
   '/followup/edit': () => import('../features/followup/components/followup-edit-page').then((m) => m.FollowupEditPage),
 };

@@ -108,6 +108,14 @@ describe('route table', () => {
       permissions: ['retrieval.query'],
     });
   });
+
+  it('should open the export page to holders of retrieval.export', () => {
+    expect(ROUTES.find((r) => r.path === '/retrieval/export')).toMatchObject({
+      ready: true,
+      layout: 'main',
+      permissions: ['retrieval.export'],
+    });
+  });
 });
 
 describe('page access', () => {

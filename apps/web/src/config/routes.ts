@@ -60,7 +60,7 @@ export const ROUTES: readonly RouteEntry[] = [
   // Beyond the seed's table: the open-queries list, under the patient area.
   route('/patient/query', '质疑管理', 'main', true),
   route('/retrieval', '数据检索', 'main', true),
-  route('/retrieval/export', '数据导出', 'main', false),
+  route('/retrieval/export', '数据导出', 'main', true),
   route('/analysis', '统计分析', 'main', false),
   route('/discern/list', 'AI识别列表', 'main', false),
   route('/discern/view', 'AI识别详情', 'main', false),

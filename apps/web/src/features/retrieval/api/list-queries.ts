@@ -8,6 +8,7 @@ export function listQueries(): Promise<SavedQueryVO[]> {
   return request<SavedQueryVO[]>({ method: 'get', url: '/retrieval/query/list' });
 }
 
-export function useSavedQueries() {
-  return useQuery({ queryKey: retrievalKeys.queryList, queryFn: listQueries });
+/** `enabled`: false for a user without `retrieval.query` (the export page then offers the whole project only). */
+export function useSavedQueries(enabled = true) {
+  return useQuery({ queryKey: retrievalKeys.queryList, queryFn: listQueries, enabled });
 }
