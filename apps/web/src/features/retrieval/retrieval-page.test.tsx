@@ -73,6 +73,7 @@ function serve(queries: SavedQueryVO[] = [savedQuery()], refuseCounts = false): 
       if (refuseCounts && cohort.root.items.length > 0) return REFUSED.clone();
       return ok({ count: cohort.root.items.length === 0 ? 4 : 2, total: 4 });
     }),
+    http.post(apiUrl('/retrieval/rows'), () => ok({ records: [], total: 0, current: 1, size: 20 })),
     http.get(apiUrl('/retrieval/query/list'), () => ok(queries)),
     http.get(apiUrl('/retrieval/query/detail'), ({ request }) => {
       const id = new URL(request.url).searchParams.get('id');
