@@ -12,10 +12,16 @@ import { EMPTY_COHORT } from '../hooks/cohort-edit';
 import { TEST_CATEGORIES, TEST_FORMS } from '../test-factories';
 import { ResultTable } from './result-table';
 
-/** The test forms with 备注 (echo_note) flagged PHI. */
+/** The test forms with 备注 (echo_note) flagged PHI and a dictionary field 民族. */
 const FORMS: CohortForms = TEST_FORMS.map((f) =>
   f.key === 'echo'
-    ? { ...f, fields: f.fields.map((x) => (x.key === 'echo_note' ? { ...x, phi: true as const } : x)) }
+    ? {
+        ...f,
+        fields: [
+          ...f.fields.map((x) => (x.key === 'echo_note' ? { ...x, phi: true as const } : x)),
+          { key: 'ethnic', label: '民族', type: 'dict' as const, dictCode: 'ethnic' },
+        ],
+      }
     : f,
 );
 
@@ -120,6 +126,22 @@ describe('ResultTable', () => {
     );
     expect(await table().findByText('II级')).toBeInTheDocument();
     expect(table().getByText('35.5')).toBeInTheDocument();
+  });
+
+  it('should show a dictionary column’s codes as the labels of its list, asking for the codes on the page', async () => {
+    serve((body) => (body.columns?.length ? [row({ values: { 'echo.ethnic': '01' } })] : [row()]));
+    const asked: unknown[] = [];
+    server.use(
+      http.post(apiUrl('/sys-field-dict-option/page'), async ({ request }) => {
+        asked.push(await request.json());
+        return ok({ records: [{ id: 'o-1', code: '01', label: '汉族' }], total: 1, current: 1, size: 1 });
+      }),
+    );
+    const user = userEvent.setup({ delay: null });
+    renderWithProviders(<ResultTable cohort={COHORT} forms={FORMS} categories={TEST_CATEGORIES} />);
+    await pickColumn(user, 'ethnic', '民族');
+    expect(await table().findByText('汉族')).toBeInTheDocument();
+    expect(asked).toContainEqual(expect.objectContaining({ dictCode: 'ethnic', codes: ['01'] }));
   });
 
   it('should sort and page on the server through the table, a PHI column withheld and not sortable', async () => {

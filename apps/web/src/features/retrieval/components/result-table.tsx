@@ -17,10 +17,12 @@ import { useMenuStore } from '../../../lib/stores/menu-store';
 import { useCohortRows } from '../api/cohort-rows';
 import { columnTree, filterTreeNode, type CohortCategory } from '../hooks/field-tree';
 import { formatCell, resultColumns } from '../hooks/result-cells';
+import { useDictLabels } from '../hooks/use-dict-labels';
 
 /** How many CRF columns the chooser takes (the server's limit, `MAX_COHORT_COLUMNS`). */
 export const MAX_RESULT_COLUMNS = 20;
 const DEFAULT_SIZE = 20;
+const NO_ROWS: CohortRowVO[] = [];
 
 export const MASKED_HINT = '已脱敏：您没有查看患者身份信息的权限';
 export const WITHHELD_TEXT = '已隐藏';
@@ -74,6 +76,7 @@ export function ResultTable({
       }
     : null;
   const rows = useCohortRows(body);
+  const dictLabels = useDictLabels(chosen, rows.data?.records ?? NO_ROWS);
 
   const onPick = (values: string[]) => {
     const next = values.slice(0, MAX_RESULT_COLUMNS);
@@ -162,7 +165,7 @@ export function ResultTable({
                 {WITHHELD_TEXT}
               </Typography.Text>
             );
-          const text = formatCell(c.definition, r.values[c.key]);
+          const text = formatCell(c.definition, r.values[c.key], dictLabels.get(c.key));
           return text === '' ? dash : text;
         },
       };

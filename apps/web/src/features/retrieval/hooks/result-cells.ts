@@ -23,16 +23,25 @@ export function resultColumns(picked: readonly string[], forms: CohortForms): Re
   });
 }
 
-/** The label of an option code of a radio, yes/no or checkbox field; the code itself when it has none (a dict). */
-function optionLabel(field: CohortField | undefined, code: string): string {
+/**
+ * The label of an option code of a radio, yes/no or checkbox field, or of a dict field (`dictLabels`, read for the
+ * page); the code itself when it has none (a missing-data code, a retired option).
+ */
+function optionLabel(field: CohortField | undefined, code: string, dictLabels?: ReadonlyMap<string, string>): string {
+  const dict = dictLabels?.get(code);
+  if (dict !== undefined) return dict;
   const i = field?.options?.indexOf(code) ?? -1;
   return i >= 0 ? (field?.optionLabels?.[i] ?? code) : code;
 }
 
 /** A stored value as the table shows it: option codes as their labels (a checkbox's joined by 、), blank as ''. */
-export function formatCell(field: CohortField | undefined, value: CohortCellValue | undefined): string {
+export function formatCell(
+  field: CohortField | undefined,
+  value: CohortCellValue | undefined,
+  dictLabels?: ReadonlyMap<string, string>,
+): string {
   if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.map((code) => optionLabel(field, code)).join('、');
+  if (Array.isArray(value)) return value.map((code) => optionLabel(field, code, dictLabels)).join('、');
   if (typeof value === 'number') return String(value);
-  return optionLabel(field, value);
+  return optionLabel(field, value, dictLabels);
 }
