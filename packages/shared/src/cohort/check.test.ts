@@ -29,7 +29,9 @@ const TEST_DEFINITION: Definition = {
             f('admit', 'datetime'),
             f('onset', 'partialDate'),
             f('name', 'text'),
-            f('note', 'textarea'),
+            f('note', 'textarea', { phi: true }),
+            f('pname', 'text', { binding: 'patient.name' }),
+            f('sex', 'radio', { binding: 'patient.gender', options: options('male', 'female') }),
             f('smoke', 'radio', { options: options('1', '2', '3') }),
             f('ethnic', 'dict', { dictCode: 'ethnic' }),
             f('hf', 'yesno'),
@@ -81,6 +83,14 @@ describe('cohortForms', () => {
       { key: 'route', label: '途径', type: 'radio', options: ['po', 'iv'], optionLabels: ['po', 'iv'] },
       { key: 'started', label: '开始', type: 'date' },
     ]);
+  });
+
+  it('marks a field PHI when flagged or bound to an identity attribute of the patient (not the gender)', () => {
+    const phi = (key: string) => FORMS.find((x) => x.key === 'base')?.fields.find((x) => x.key === key)?.phi;
+    expect(phi('note')).toBe(true);
+    expect(phi('pname')).toBe(true);
+    expect(phi('sex')).toBeUndefined();
+    expect(phi('name')).toBeUndefined();
   });
 });
 

@@ -25,6 +25,11 @@ export type CohortField = {
   /** A dict field's shared option list (`sys-field-dict-option`): a builder searches its codes there. */
   dictCode?: string;
   columns?: readonly CohortField[];
+  /**
+   * Personal health information: flagged `phi`, or bound to an identity attribute of the patient (any binding but
+   * the gender; as `phiKeys` of the record API). A result column of it is withheld without `patient.pii`.
+   */
+  phi?: true;
 };
 /** A form of the published definition: its own fields (a group's columns are listed under the group field). */
 export type CohortForm = { key: string; title: string; repeating: boolean; fields: readonly CohortField[] };
@@ -39,6 +44,8 @@ function cohortFieldOf(f: AnyField): CohortField {
     field.optionLabels = options.map((o) => o.label);
   }
   if (f.type === 'dict' && f.dictCode) field.dictCode = f.dictCode;
+  const binding = 'binding' in f ? f.binding : undefined;
+  if (f.phi === true || (binding !== undefined && binding !== 'patient.gender')) field.phi = true;
   if (f.type === 'group' && 'fields' in f) field.columns = (f.fields ?? []).map(cohortFieldOf);
   return field;
 }
@@ -95,8 +102,9 @@ export function indexForms(forms: CohortForms): FormIndex {
 
 export type CohortIssue = { path: string; message: string };
 
-const formMissing = (key: string) => `表单「${key}」不存在`;
-const fieldMissing = (key: string) => `字段「${key}」不存在`;
+/** An unknown form or field key: the same words whether the key exists elsewhere or nowhere. */
+export const formMissing = (key: string) => `表单「${key}」不存在`;
+export const fieldMissing = (key: string) => `字段「${key}」不存在`;
 const columnMissing = (group: CohortField, key: string) => `表格「${group.label}」没有字段「${key}」`;
 const columnOutside = (column: CohortField, group: CohortField) =>
   `「${column.label}」是表格「${group.label}」的列，须在“同一行”条件中检索`;

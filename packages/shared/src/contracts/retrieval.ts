@@ -64,13 +64,43 @@ export const savedQueryIdRequest = z.object({ id: z.string().max(64, '检索不�
 
 export const COHORT_ROW_SORTS = ['patientNo', 'enrolDate'] as const;
 
-/** `POST retrieval/rows`: a page of the patients a cohort selects in the caller's scope. */
+/** How many CRF columns a page of the cohort may carry. */
+export const MAX_COHORT_COLUMNS = 20;
+
+/**
+ * A CRF column of the result: a field of a non-repeating form (read from its instance 1). A field of a repeating form
+ * and a table (group) or one of its columns are refused (400 naming it): which of their records or rows would be
+ * "the" value is not one answer. The keys are checked against the published forms by the server, unknown ones
+ * refused with the message the cohort check gives (`字段「…」不存在`).
+ */
+export const cohortColumn = z.object({
+  form: z.string('请选择表单').max(64, '表单不存在'),
+  field: z.string('请选择字段').max(64, '字段不存在'),
+});
+export type CohortColumn = z.infer<typeof cohortColumn>;
+
+/** The key of a column's value in a row's `values`, and a column sort: `form.field` (keys hold no dot). */
+export const cohortColumnKey = (c: CohortColumn) => `${c.form}.${c.field}`;
+
+/** `POST retrieval/rows`: a page of the patients a cohort selects in the caller's scope, with chosen CRF columns. */
 export const cohortRowsRequest = pageRequest.extend({
   cohort: cohortDefinition,
-  sort: z.enum(COHORT_ROW_SORTS, '排序字段不正确').default('patientNo'),
+  columns: z
+    .array(cohortColumn, '显示列格式不正确')
+    .max(MAX_COHORT_COLUMNS, `最多选择${MAX_COHORT_COLUMNS}个显示列`)
+    .default([]),
+  /**
+   * `patientNo`, `enrolDate`, or a CRF field as `form.field` (numbers sort numerically, dates as dates, text as text,
+   * a value that is not of its field's type and a blank one last in either direction).
+   */
+  sort: z.string('排序字段不正确').max(130, '排序字段不正确').default('patientNo'),
   order: z.enum(['asc', 'desc'], '排序方向不正确').default('asc'),
 });
 export type CohortRowsRequest = z.input<typeof cohortRowsRequest>;
+
+/** A CRF value as stored: a number, a text (a date, an option code, a missing-data code), a checkbox's codes. */
+export const cohortCellValue = z.union([z.string(), z.number(), z.array(z.string()), z.null()]);
+export type CohortCellValue = z.infer<typeof cohortCellValue>;
 
 /** A patient of a cohort: identity masked without `patient.pii` (as the patient list). */
 export const cohortRowVO = z.object({
@@ -82,9 +112,14 @@ export const cohortRowVO = z.object({
   enrolDate: z.string().nullable(),
   status: z.string(),
   masked: z.boolean(),
+  /** The chosen columns' values by `form.field` (null: no value, or withheld). */
+  values: z.record(z.string(), cohortCellValue),
+  /** The columns whose values are withheld (PHI fields, without `patient.pii`). */
+  withheld: z.array(z.string()),
 });
 export type CohortRowVO = z.infer<typeof cohortRowVO>;
 
 export const cohortRowsResponse = page(cohortRowVO);
+export type CohortRowsResponse = z.infer<typeof cohortRowsResponse>;
 /** The request as the server reads it (defaults applied). */
 export type CohortRowsInput = z.output<typeof cohortRowsRequest>;

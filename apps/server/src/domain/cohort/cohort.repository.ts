@@ -8,7 +8,7 @@ import type {
   CohortPatientCondition,
   CohortRowCondition,
 } from '@registry/shared/cohort/definition';
-import { fieldSearchKind, fieldOperand, patientOperand } from '@registry/shared/cohort/operators';
+import { fieldSearchKind, fieldOperand, patientOperand, type FieldSearchKind } from '@registry/shared/cohort/operators';
 import { followupTasks } from '../../db/schema/followup';
 import { formRecords } from '../../db/schema/records';
 import { patients } from '../../db/schema/patients';
@@ -159,6 +159,28 @@ const pairOf = (value: unknown): [unknown, unknown] => {
   if (!Array.isArray(value) || value.length !== 2) throw new Error('range expected');
   return [value[0], value[1]];
 };
+
+/**
+ * A field value's sort key (`v`: a jsonb SQL) as the result page orders by it, NULL when the value is not of its
+ * field's type (a missing-data code, a blank): numbers as numeric, dates and datetimes as the date of their first 10
+ * characters, a partial date as its first day, text and codes as text, a checkbox's codes as the array's text. Every
+ * cast sits behind its guard, so no stored value can make the query fail.
+ */
+export function sortValue(kind: FieldSearchKind, v: SQL): SQL {
+  switch (kind) {
+    case 'number':
+      return sql`(case when jsonb_typeof(${v}) = 'number' then (${v})::numeric end)`;
+    case 'date':
+      return dateOf(v);
+    case 'partialDate':
+      return partialSpan(v, 'first');
+    case 'text':
+    case 'choice':
+      return sql`(case when jsonb_typeof(${v}) = 'string' then nullif(${text(v)}, '') end)`;
+    case 'multi':
+      return sql`(case when jsonb_typeof(${v}) = 'array' and ${v} <> '[]'::jsonb then (${v})::text end)`;
+  }
+}
 
 /** A comparison of an ordered SQL value `x` (numeric or date) with the operator's operand. */
 function ordered(op: string, x: SQL, value: unknown, lit: (v: unknown) => SQL): SQL {

@@ -1,12 +1,15 @@
-import { and, count, desc, eq, getTableColumns, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { isQueryCanceled } from '../../lib/errors';
+import type { FieldSearchKind } from '@registry/shared/cohort/operators';
+import { formRecords } from '../../db/schema/records';
 import { users } from '../../db/schema/identity';
 import { patients } from '../../db/schema/patients';
 import { centers } from '../../db/schema/projects';
 import { retrievalQueries } from '../../db/schema/retrieval';
 import type { ProjectScope } from '../../domain/scope/project-scope';
 import { patientScope } from '../../domain/scope/patient-scope.repository';
+import { sortValue } from '../../domain/cohort/cohort.repository';
 
 /**
  * `read` in one repeatable-read snapshot (so a count and a page agree) bounded by a statement timeout: a cohort that
@@ -113,23 +116,90 @@ export type CohortPageRow = {
   centerName: string;
   enrolDate: string | null;
   status: string;
+  /** The read columns' stored values by `form.field` (absent: no record, or no value there). */
+  values: Record<string, unknown>;
 };
+
+/** A CRF column to read: its `form.field` key and keys (checked against the forms before; bound as parameters). */
+export type PageColumn = { key: string; formKey: string; fieldKey: string };
+
+/** The order of the page: a patient column, or a CRF field's sort key (`sortValue` of its kind). */
+export type PageSort =
+  { patient: 'patientNo' | 'enrolDate' } | { column: { formKey: string; fieldKey: string; kind: FieldSearchKind } };
+
+/** The stored value (jsonb) of a field of the patient's instance 1 of a form, as a sort key. */
+function fieldSortKey(column: { formKey: string; fieldKey: string; kind: FieldSearchKind }): SQL {
+  const value = sortValue(column.kind, sql`(r.data -> ${column.fieldKey}::text)`);
+  return sql`(select ${value} from ${formRecords} r where r.tenant_id = ${patients.tenantId}
+    and r.patient_id = ${patients.id} and r.form_key = ${column.formKey}::text and r.instance = 1
+    and r.deleted_at is null)`;
+}
+
+/**
+ * The columns' values of the page's patients: each form's instance 1 (live), only the columns' keys picked from its
+ * data (a key of no column never leaves the database).
+ */
+async function columnValues(
+  tx: Executor,
+  tenantId: string,
+  ids: string[],
+  columns: readonly PageColumn[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const out = new Map<string, Record<string, unknown>>();
+  if (ids.length === 0 || columns.length === 0) return out;
+  const byForm = new Map<string, PageColumn[]>();
+  for (const c of columns) byForm.set(c.formKey, [...(byForm.get(c.formKey) ?? []), c]);
+  const picked = sql.join(
+    [...byForm].map(
+      ([formKey, cs]) =>
+        sql`when ${formKey}::text then jsonb_build_object(${sql.join(
+          cs.map((c) => sql`${c.key}::text, ${formRecords.data} -> ${c.fieldKey}::text`),
+          sql`, `,
+        )})`,
+    ),
+    sql` `,
+  );
+  const rows = await tx
+    .select({
+      patientId: formRecords.patientId,
+      picked: sql<Record<string, unknown> | null>`(case ${formRecords.formKey} ${picked} end)`,
+    })
+    .from(formRecords)
+    .where(
+      and(
+        eq(formRecords.tenantId, tenantId),
+        inArray(formRecords.patientId, ids),
+        inArray(formRecords.formKey, [...byForm.keys()]),
+        eq(formRecords.instance, 1),
+        isNull(formRecords.deletedAt),
+      ),
+    );
+  for (const row of rows) out.set(row.patientId, { ...out.get(row.patientId), ...row.picked });
+  return out;
+}
 
 /**
  * A page of the patients of the caller's scope the predicate selects, and how many there are, in one snapshot
  * (repeatable read) bounded by a statement timeout; `alsoInTx` runs in the same transaction (the audit of an
- * identified read). Ordered by the chosen column, then the patient's sequence (a stable order for paging).
+ * identified read). Ordered by the chosen column (a CRF field's blank or ill-typed value last either way), then the
+ * patient's sequence (a stable order for paging); the `columns` values read from each form's instance 1.
  */
 export async function cohortPage(
   db: Executor,
   scope: ProjectScope,
   predicate: SQL,
-  page: { offset: number; limit: number; sort: 'patientNo' | 'enrolDate'; order: 'asc' | 'desc' },
+  page: { offset: number; limit: number; sort: PageSort; order: 'asc' | 'desc'; columns: readonly PageColumn[] },
   timeoutMs: number,
   alsoInTx: (tx: Executor, ids: string[]) => Promise<void>,
 ): Promise<{ rows: CohortPageRow[]; total: number } | 'timedOut'> {
   const direction = page.order === 'desc' ? sql`desc` : sql`asc`;
-  const sortColumn = page.sort === 'enrolDate' ? sql`${patients.enrolDate}` : sql`${patients.seq}`;
+  const { sort } = page;
+  const sortColumn =
+    'column' in sort
+      ? fieldSortKey(sort.column)
+      : sort.patient === 'enrolDate'
+        ? sql`${patients.enrolDate}`
+        : sql`${patients.seq}`;
   // read write: `alsoInTx` may write the audit of the identified read
   return inSnapshot(db, timeoutMs, 'read write', async (tx) => {
     const where = and(patientScope(scope), predicate);
@@ -150,10 +220,9 @@ export async function cohortPage(
       .orderBy(sql`${sortColumn} ${direction} nulls last`, patients.seq)
       .limit(page.limit)
       .offset(page.offset);
-    await alsoInTx(
-      tx,
-      rows.map((r) => r.id),
-    );
-    return { rows, total: counted?.total ?? 0 };
+    const ids = rows.map((r) => r.id);
+    const values = await columnValues(tx, scope.tenantId, ids, page.columns);
+    await alsoInTx(tx, ids);
+    return { rows: rows.map((r) => ({ ...r, values: values.get(r.id) ?? {} })), total: counted?.total ?? 0 };
   });
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { CohortCountResponse, CohortRowVO, SavedQueryVO } from '@registry/shared/contracts/retrieval';
 import { DEFAULT_MISSING_CODES, type Definition } from '@registry/shared/forms/definition';
-import { auditEvents } from '../../db/schema';
+import { auditEvents, formRecords } from '../../db/schema';
 import { center, hospital, member, patient, project, publishCrf } from '../../../test/factories';
 import { createBareTestApp, type TestApp } from '../../../test/test-app';
 
@@ -24,7 +24,28 @@ const DEFINITION: Definition = {
         {
           key: 'echo',
           title: '超声心动图',
-          fields: [{ key: 'lvef', label: 'LVEF', type: 'integer', unit: '%', min: 5, max: 90 }],
+          fields: [
+            { key: 'lvef', label: 'LVEF', type: 'integer', unit: '%', min: 5, max: 90 },
+            { key: 'score', label: '评分', type: 'integer' },
+            { key: 'echo_date', label: '检查日期', type: 'date' },
+            { key: 'addr', label: '住址', type: 'text', phi: true },
+            {
+              key: 'sx',
+              label: '症状',
+              type: 'checkbox',
+              options: [
+                { code: 'dyspnea', label: '呼吸困难' },
+                { code: 'edema', label: '水肿' },
+              ],
+            },
+            { key: 'img', label: '图像', type: 'file' },
+            {
+              key: 'meds',
+              label: '用药',
+              type: 'group',
+              fields: [{ key: 'med_name', label: '药名', type: 'text' }],
+            },
+          ],
         },
         {
           key: 'labs',
@@ -55,6 +76,7 @@ let stat: string;
 let entry1: string;
 let c1: string;
 let c2: string;
+let patientC: string;
 /** A project of another hospital whose form has a field `other_secret`. */
 let strangerOwner: string;
 
@@ -93,17 +115,24 @@ beforeAll(async () => {
   };
   // C01: LVEF 35 with a BNP row of 1500; LVEF 55 with a BNP row of 200 and a K row of 1500 (never one row > 1000 BNP)
   const a = await patient(t, entry1, { name: '王建国' });
-  await save(entry1, a.id, 'echo', { lvef: 35 });
+  await save(entry1, a.id, 'echo', {
+    lvef: 35,
+    score: 10,
+    echo_date: '2026-03-01',
+    addr: '北京市东城区',
+    sx: ['dyspnea', 'edema'],
+  });
   await save(entry1, a.id, 'labs', { lb_item: 'bnp', lb_value: 1500 });
   const b = await patient(t, entry1, { name: '李秀英' });
-  await save(entry1, b.id, 'echo', { lvef: 55 });
+  await save(entry1, b.id, 'echo', { lvef: 55, score: 9, echo_date: '2026-01-15' });
   await save(entry1, b.id, 'labs', { lb_item: 'bnp', lb_value: 200 });
   await save(entry1, b.id, 'labs', { lb_item: 'k', lb_value: 1500 });
   // C02: LVEF 30 with a BNP row of 2000; no LVEF
   const c = await patient(t, entry2, { name: '刘淑珍' });
-  await save(entry2, c.id, 'echo', { lvef: 30 });
+  await save(entry2, c.id, 'echo', { lvef: 30, score: 100, echo_date: '2025-12-31' });
   await save(entry2, c.id, 'labs', { lb_item: 'bnp', lb_value: 2000 });
   await patient(t, entry2, { name: '陈志强' });
+  patientC = c.id;
 
   const stranger = await hospital(t);
   await project(t, stranger.admin);
@@ -323,5 +352,130 @@ describe('POST retrieval/rows', () => {
           JSON.stringify(((e.newValue as { patientIds: string[] }).patientIds ?? []).sort()) === JSON.stringify(shown),
       ),
     ).toBe(true);
+  });
+});
+
+describe('POST retrieval/rows: chosen CRF columns', () => {
+  type Page = { records: CohortRowVO[]; total: number; current: number; size: number };
+  const post = (token: string, body: Record<string, unknown>) =>
+    t.api({ method: 'POST', url: '/retrieval/rows', token, payload: { cohort: all(), ...body } });
+  const rows = async (token: string, body: Record<string, unknown>) => {
+    const res = await post(token, body);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<Body<Page>>().data;
+  };
+  const col = (field: string, form = 'echo') => ({ form, field });
+  const byName = (page: Page) => new Map(page.records.map((r) => [r.name, r]));
+
+  it("should carry each patient's values of the chosen fields, checkbox codes as a list, no record as null", async () => {
+    const page = await rows(owner, { columns: [col('lvef'), col('echo_date'), col('sx'), col('addr'), col('lvef')] });
+    expect(page.total).toBe(4);
+    const named = byName(page);
+    expect(named.get('王建国')?.values).toEqual({
+      'echo.lvef': 35,
+      'echo.echo_date': '2026-03-01',
+      'echo.sx': ['dyspnea', 'edema'],
+      'echo.addr': '北京市东城区',
+    });
+    expect(named.get('李秀英')?.values).toEqual({
+      'echo.lvef': 55,
+      'echo.echo_date': '2026-01-15',
+      'echo.sx': null,
+      'echo.addr': null,
+    });
+    expect(named.get('陈志强')?.values).toEqual({
+      'echo.lvef': null,
+      'echo.echo_date': null,
+      'echo.sx': null,
+      'echo.addr': null,
+    });
+    expect(page.records.every((r) => r.withheld.length === 0)).toBe(true);
+    // without columns: the patient columns only
+    expect((await rows(owner, {})).records[0]?.values).toEqual({});
+  });
+
+  it('should sort by a numeric column as numbers (9 before 10) and a date column as dates, blanks last', async () => {
+    const order = async (sort: string, dir: 'asc' | 'desc') =>
+      (await rows(owner, { columns: [col('score')], sort, order: dir })).records.map((r) => r.values['echo.score']);
+    expect(await order('echo.score', 'asc')).toEqual([9, 10, 100, null]);
+    expect(await order('echo.score', 'desc')).toEqual([100, 10, 9, null]);
+    const byDate = await rows(owner, { columns: [col('echo_date')], sort: 'echo.echo_date', order: 'asc' });
+    expect(byDate.records.map((r) => r.name)).toEqual(['刘淑珍', '李秀英', '王建国', '陈志强']);
+    const paged = await rows(owner, { columns: [col('score')], sort: 'echo.score', size: 2, current: 2 });
+    expect(paged.records.map((r) => r.values['echo.score'])).toEqual([100, null]);
+  });
+
+  it('should withhold a PHI column without patient.pii and refuse to sort by it, and show it with', async () => {
+    const page = await rows(stat, { columns: [col('addr'), col('lvef')] });
+    const wang = page.records.find((r) => r.values['echo.lvef'] === 35);
+    expect(wang?.masked).toBe(true);
+    expect(wang?.values).toEqual({ 'echo.addr': null, 'echo.lvef': 35 });
+    expect(wang?.withheld).toEqual(['echo.addr']);
+    expect(JSON.stringify(page)).not.toContain('北京市东城区');
+    const sorted = await post(stat, { columns: [col('addr')], sort: 'echo.addr' });
+    expect(sorted.statusCode).toBe(403);
+    expect(sorted.json<Body>().message).toBe('没有查看患者身份信息的权限，不能按「住址」排序');
+    const shown = await rows(owner, { columns: [col('addr')], sort: 'echo.addr' });
+    expect(shown.records[0]?.values['echo.addr']).toBe('北京市东城区');
+  });
+
+  it("should refuse a key that is not the project's with the cohort check's words, another hospital's alike", async () => {
+    const refused = async (body: Record<string, unknown>) => {
+      const res = await post(stat, body);
+      expect(res.statusCode, res.body).toBe(400);
+      return res.json<Body>();
+    };
+    const foreign = await refused({ columns: [col('lvef'), col('other_secret')] });
+    expect(foreign.message).toBe('字段「other_secret」不存在');
+    expect(foreign.issues).toEqual([{ path: 'columns.1.field', message: '字段「other_secret」不存在' }]);
+    expect((await refused({ columns: [col('no_such_field')] })).message).toBe('字段「no_such_field」不存在');
+    expect((await refused({ columns: [col('lvef', 'x')] })).message).toBe('表单「x」不存在');
+    const bySort = await refused({ sort: 'echo.other_secret' });
+    expect(bySort.issues).toEqual([{ path: 'sort', message: '字段「other_secret」不存在' }]);
+    expect((await refused({ sort: 'name' })).message).toBe('排序字段不正确');
+  });
+
+  it('should refuse SQL-like keys as unknown keys, nothing of them reaching the database', async () => {
+    for (const key of ["lvef'); drop table patients; --", 'lvef" desc, (select 1)--', "lvef' || '"]) {
+      const res = await post(stat, { columns: [col(key)] });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<Body>().message).toBe(`字段「${key}」不存在`);
+      const sorted = await post(stat, { sort: `echo.${key}` });
+      expect(sorted.statusCode, sorted.body).toBe(400);
+    }
+    expect((await post(stat, { sort: 'echo.lvef; select pg_sleep(10)' })).statusCode).toBe(400);
+    expect(await counted(stat, all(lvefBelow40))).toEqual({ count: 2, total: 4 });
+  });
+
+  it('should refuse a field of a repeating form, a table and its column, a file field, and more than 20 columns', async () => {
+    const message = async (body: Record<string, unknown>) => {
+      const res = await post(stat, body);
+      expect(res.statusCode, res.body).toBe(400);
+      return res.json<Body>().message;
+    };
+    expect(await message({ columns: [col('lb_value', 'labs')] })).toBe(
+      '「结果」属于可重复表单「化验」，不能作为显示列',
+    );
+    expect(await message({ columns: [col('meds')] })).toBe('「用药」是表格字段，不能作为显示列');
+    expect(await message({ columns: [col('med_name')] })).toBe('「药名」是表格「用药」的列，不能作为显示列');
+    expect(await message({ columns: [col('img')] })).toBe('「图像」是文件/图片字段，不能作为显示列');
+    expect(await message({ columns: Array.from({ length: 21 }, () => col('lvef')) })).toContain('最多选择20个显示列');
+  });
+
+  it('should sort a value not of its type last and show it as stored, never failing', async () => {
+    // a value the form would refuse, as an old import or a changed field type may have left it
+    await t.db
+      .update(formRecords)
+      .set({ data: sql`${formRecords.data} || '{"score": "abc", "echo_date": "2026-02-30"}'::jsonb` })
+      .where(and(eq(formRecords.patientId, patientC), eq(formRecords.formKey, 'echo')));
+    const page = await rows(owner, { columns: [col('score')], sort: 'echo.score', order: 'desc' });
+    expect(page.records.map((r) => r.values['echo.score'])).toEqual([10, 9, 'abc', null]);
+    const byDate = await rows(owner, { columns: [col('echo_date')], sort: 'echo.echo_date' });
+    expect(byDate.records.map((r) => r.values['echo.echo_date'])).toEqual([
+      '2026-01-15',
+      '2026-03-01',
+      '2026-02-30',
+      null,
+    ]);
   });
 });

@@ -16,10 +16,11 @@ import { audit, type AuditContext } from '../../plugins/audit';
 import { isUuid } from '../../domain/scope/project-scope';
 import { showPatientValue } from '@registry/shared/phi-mask';
 import { PERMISSIONS } from '@registry/shared/permissions';
-import type { CohortRowsInput, CohortRowVO } from '@registry/shared/contracts/retrieval';
+import type { CohortCellValue, CohortRowsInput, CohortRowVO } from '@registry/shared/contracts/retrieval';
 import { piiRead } from '../patient/patient-checks';
 import { compileCohort } from '../../domain/cohort/cohort.repository';
 import { scopeForms } from '../../domain/cohort/cohort-forms';
+import { checkColumns } from './retrieval-columns';
 import { RETRIEVAL_MESSAGES as M } from './retrieval.messages';
 import {
   cohortPage,
@@ -30,6 +31,18 @@ import {
   updateSavedQuery,
   type SavedQueryRow,
 } from './retrieval.repository';
+
+/**
+ * A stored value as a result cell: numbers, texts and lists of texts as stored; anything else a form never stores
+ * (an object, a boolean, a list holding non-texts) as its JSON text, so no stored value breaks the answer.
+ */
+export function cellValue(value: unknown): CohortCellValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+  return JSON.stringify(value);
+}
 
 /** How long a count may run before PostgreSQL cancels it. */
 export const COUNT_TIMEOUT_MS = 15_000;
@@ -49,7 +62,10 @@ export function createRetrievalService(deps: { db: Db; clock: Clock; definitions
 
   /** The definition checked against the caller's forms: 400 with every issue at its path. */
   async function checked(scope: ProjectScope, cohort: CohortDefinition) {
-    const forms = await formsOf(scope);
+    return checkedWith(await formsOf(scope), cohort);
+  }
+
+  function checkedWith(forms: CohortForm[], cohort: CohortDefinition) {
     const issues = checkCohort(cohort, forms).map((i) => ({ path: `cohort.${i.path}`, message: i.message }));
     if (issues.length > 0) throw new AppError(400, issues[0]?.message ?? M.noDefinition, issues);
     return compileCohort(cohort, forms, shanghaiDate(clock.now()));
@@ -211,20 +227,30 @@ export function createRetrievalService(deps: { db: Db; clock: Clock; definitions
     },
 
     /**
-     * A page of the cohort's patients: identity masked without `patient.pii`; with it, the read is audited
+     * A page of the cohort's patients with the chosen CRF columns (checked against the same forms as the cohort):
+     * identity masked and PHI columns withheld (never read) without `patient.pii`; with it, the read is audited
      * (`patient.pii_read`, the page's patient ids) in the transaction that read them.
      */
     async rows(auth: AuthContext, input: CohortRowsInput, ctx: AuditContext) {
       const scope = await requireProjectScope(db, auth);
-      const predicate = await checked(scope, input.cohort as CohortDefinition);
-      const { current, size } = input;
+      const forms = await formsOf(scope);
+      const predicate = checkedWith(forms, input.cohort as CohortDefinition);
       const pii = scope.permissions.includes(PERMISSIONS.patientPii);
+      const { columns, sort } = checkColumns(forms, input.columns, input.sort, pii);
+      const { current, size } = input;
+      const withheld = columns.filter((c) => c.phi && !pii).map((c) => c.key);
       const now = clock.now();
       const result = await cohortPage(
         db,
         scope,
         predicate,
-        { offset: (current - 1) * size, limit: size, sort: input.sort, order: input.order },
+        {
+          offset: (current - 1) * size,
+          limit: size,
+          sort,
+          order: input.order,
+          columns: columns.filter((c) => !withheld.includes(c.key)),
+        },
         COUNT_TIMEOUT_MS,
         async (tx, ids) => {
           if (pii && ids.length > 0) await piiRead(tx, ctx, ids, null, now);
@@ -240,6 +266,8 @@ export function createRetrievalService(deps: { db: Db; clock: Clock; definitions
         enrolDate: r.enrolDate,
         status: r.status,
         masked: !pii,
+        values: Object.fromEntries(columns.map((c) => [c.key, cellValue(r.values[c.key])])),
+        withheld,
       }));
       return { records, total: result.total, current, size };
     },

@@ -39,7 +39,11 @@ function savedQuery(overrides: Partial<SavedQueryVO> = {}): SavedQueryVO {
   };
 }
 
-type Calls = { counts: CohortDefinition[]; saves: { method: string; body: Record<string, unknown> }[] };
+type Calls = {
+  counts: CohortDefinition[];
+  rows: CohortDefinition[];
+  saves: { method: string; body: Record<string, unknown> }[];
+};
 
 /** A count refused as the server refuses a cohort that does not fit the forms. */
 const REFUSED = HttpResponse.json(
@@ -57,7 +61,7 @@ function serve(queries: SavedQueryVO[] = [savedQuery()], refuseCounts = false): 
   setToken('tok');
   useMenuStore.getState().setProjectMenu([], ['retrieval.query']);
   useProjectStore.getState().selectProject(PROJECT);
-  const calls: Calls = { counts: [], saves: [] };
+  const calls: Calls = { counts: [], rows: [], saves: [] };
   server.use(
     http.get(apiUrl('/web-project/current'), () =>
       ok({ id: 'p-1', projectName: '心衰登记', projectCode: 'HF-REG', subProject: false }),
@@ -72,6 +76,10 @@ function serve(queries: SavedQueryVO[] = [savedQuery()], refuseCounts = false): 
       calls.counts.push(cohort);
       if (refuseCounts && cohort.root.items.length > 0) return REFUSED.clone();
       return ok({ count: cohort.root.items.length === 0 ? 4 : 2, total: 4 });
+    }),
+    http.post(apiUrl('/retrieval/rows'), async ({ request }) => {
+      calls.rows.push(((await request.json()) as { cohort: CohortDefinition }).cohort);
+      return ok({ records: [], total: 0, current: 1, size: 20 });
     }),
     http.get(apiUrl('/retrieval/query/list'), () => ok(queries)),
     http.get(apiUrl('/retrieval/query/detail'), ({ request }) => {
@@ -139,6 +147,9 @@ describe('RetrievalPage', () => {
     // nothing more once it settled
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(calls.counts.length).toBe(before + 1);
+    // the result table reads the same settled cohorts, never the one with a condition to fix
+    await waitFor(() => expect(calls.rows.at(-1)?.root.items[0]).toMatchObject({ value: 35 }));
+    expect(calls.rows.every((c) => c.root.items.every((i) => 'value' in i))).toBe(true);
   });
 
   it('should give up a count still running when the cohort changes (its signal aborted)', async () => {

@@ -35,6 +35,7 @@ import { useOpenQuery } from './api/get-query';
 import { useSavedQueries } from './api/list-queries';
 import { useSaveQuery } from './api/save-query';
 import { CohortBuilder } from './components/cohort-builder';
+import { ResultTable } from './components/result-table';
 import { builderIssues, EMPTY_COHORT } from './hooks/cohort-edit';
 import { useCohortForms } from './hooks/use-cohort-forms';
 
@@ -317,6 +318,7 @@ function Retrieval() {
             {count.isFetching && <Spin size="small" aria-label="计数中" />}
             {countError && <Typography.Text type="danger">{countError}</Typography.Text>}
           </Flex>
+          {!formsPending && <ResultTable cohort={countable} forms={forms} categories={categories} />}
         </Card>
       </Col>
       {saveMode && (
@@ -334,8 +336,9 @@ function Retrieval() {
 
 /**
  * 数据检索 (`/retrieval`, issue 15): the project's saved queries beside the cohort builder; the cohort's live count
- * (debounced, the superseded call aborted, nothing sent while the builder finds something to fix); 保存 over one's
- * own query at its row version, 另存为 a new one (another's shared query only so).
+ * (debounced, the superseded call aborted, nothing sent while the builder finds something to fix) and under it the
+ * result table (显示列: chosen CRF fields; paged and sorted by the server, under the same rule); 保存 over one's own
+ * query at its row version, 另存为 a new one (another's shared query only so).
  */
 export function RetrievalPage() {
   return (

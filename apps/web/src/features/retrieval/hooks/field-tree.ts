@@ -98,3 +98,20 @@ export const filterTreeNode = (input: string, n: object) => {
   const search = (n as { search?: unknown }).search;
   return typeof search === 'string' && search.includes(input.trim().toLowerCase());
 };
+
+/**
+ * What a result table may show (显示列): categories → non-repeating forms → their own searchable fields (`form/field`).
+ * A repeating form's fields and a table's columns are left out: the server refuses them as columns (which record,
+ * which row would be "the" value is not one answer).
+ */
+export function columnTree(forms: CohortForms, categories?: readonly CohortCategory[]): TreeNode[] {
+  return underCategories(forms, categories, (form) => {
+    if (form.repeating) return null;
+    const children = form.fields
+      .filter((f) => f.type !== 'group' && searchable(f))
+      .map((f) => node(nodeValue(form.key, f.key), f.label, f.key));
+    return children.length === 0
+      ? null
+      : node(`form:${form.key}`, form.title, form.key, { selectable: false, children });
+  });
+}
