@@ -153,7 +153,7 @@ class Progress {
   done = 0;
   private last = 0;
   constructor(
-    private readonly job: Pick<JobContext, 'progress'>,
+    private readonly report: (percent: number, message: string) => Promise<void>,
     private readonly expected: number,
     private readonly now: () => number,
   ) {}
@@ -163,7 +163,7 @@ class Progress {
     if (t - this.last < PROGRESS_EVERY_MS) return;
     this.last = t;
     const share = this.expected === 0 ? 1 : this.done / this.expected;
-    await this.job.progress(Math.min(99, Math.floor(share * 99)), `${this.done} / ${this.expected}`);
+    await this.report(Math.min(99, Math.floor(share * 99)), `${this.done} / ${this.expected}`);
   }
 }
 
@@ -374,7 +374,12 @@ export function createExportRunner(deps: ExportRunDeps) {
       const written = await withExportSnapshot(deps.pool, scope, predicate, !row.deidentified, async (snapshot) => {
         if (row.deidentified) await snapshot.fillPseudonyms();
         const expected = await snapshot.count();
-        const progress = new Progress(job, expected, () => Date.now());
+        // the job's own progress (it throws once the job was cancelled), and the export's, which its page reads
+        const report = async (percent: number, message: string) => {
+          await job.progress(percent, message);
+          await updateExportJob(db, row.id, ['running'], { progress: percent });
+        };
+        const progress = new Progress(report, expected, () => Date.now());
         const body = new PassThrough();
         const stored = storage.put(objectKey, body, { contentType });
         // a storage that fails stops the writer (its stream is destroyed) instead of leaving it waiting for a drain
