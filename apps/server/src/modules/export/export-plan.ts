@@ -17,7 +17,7 @@ import { isIntegerCode } from './formats/syntax-text';
  *
  * De-identification (HIPAA Safe Harbor in spirit, REDCap's "remove identifiers / shift dates" options in shape):
  * - direct identifiers are left out: name, patient number, ID number, phone, hospital number, birth date, cause of
- *   death (free text); PHI-flagged CRF fields (`phi: true`) too; with `dropFreeText` also text, text-area and rich
+ *   death (free text); PHI-flagged CRF fields (`phi: true`) and fields bound to an identity attribute too; with `dropFreeText` also text, text-area and rich
  *   text fields; file fields are never exported (documents are not data);
  * - the patient is known by the study pseudonym (`study_id`), kept per patient (export_pseudonyms), so exports agree;
  * - every full date and date-time of the patient moves back by the patient's own kept shift (0–364 days), which keeps
@@ -158,7 +158,9 @@ export function exportsField(field: AnyField, options: ExportOptions): boolean {
   if (field.type === 'section' || field.type === 'description' || field.type === 'file' || field.type === 'group')
     return false;
   if (!options.deidentified) return true;
+  // PHI: flagged, or bound to an identity attribute of the patient (the name, ID number… typed into the form; ADR 0010)
   if (field.phi) return false;
+  if ('binding' in field && field.binding !== undefined && field.binding !== 'patient.gender') return false;
   if (field.type === 'partialDate') return false;
   if (options.dropFreeText && FREE_TEXT.includes(field.type)) return false;
   return true;

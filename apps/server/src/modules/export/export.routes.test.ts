@@ -29,6 +29,7 @@ const DEFINITION: Definition = {
           key: 'visit',
           title: '基线访视',
           fields: [
+            { key: 'pt_name', label: '姓名', type: 'text', binding: 'patient.name' },
             { key: 'weight', label: '体重', type: 'decimal', precision: 1 },
             { key: 'visit_date', label: '访视日期', type: 'date' },
             { key: 'visit_at', label: '访视时间', type: 'datetime' },
@@ -156,6 +157,7 @@ beforeAll(async () => {
     centerId: c1,
   });
   await save(a.id, 'visit', {
+    pt_name: '王建国',
     weight: 72.5,
     visit_date: '2024-03-10',
     visit_at: '2024-03-10T08:30',
@@ -171,7 +173,7 @@ beforeAll(async () => {
   await save(a.id, 'labs', { lb_date: '2024-03-11', lb_value: 1500 });
   await save(a.id, 'labs', { lb_date: '2024-04-11', lb_value: 900.25 });
   const b = await patient(t, owner, { name: '李秀英', gender: '2', enrolDate: '2024-05-01', centerId: c1 });
-  await save(b.id, 'visit', { weight: 55, smoker: '1', symptoms: [] });
+  await save(b.id, 'visit', { pt_name: '李秀英', weight: 55, smoker: '1', symptoms: [] });
   const c = await patient(t, owner, { name: '刘淑珍', gender: '2', enrolDate: '2023-12-01', centerId: c2 });
   patientNos = [a.patientNo, b.patientNo, c.patientNo];
   const saved = await t.api({
@@ -240,6 +242,7 @@ describe('an identified CSV export of the whole project', () => {
       symptoms___edema: '1',
       note: '第一行\n第二行',
       home_address: '北京市东城区幸福路8号',
+      pt_name: '王建国',
     });
     expect(patients[1]).toMatchObject({ weight: '55', smoker: '1', symptoms___dyspnea: '0', symptoms___edema: '0' });
     // no record of the form: every field blank, the checkbox too (missing, not "unticked")
@@ -273,6 +276,7 @@ describe('a de-identified export', () => {
     const patients = csvOf(await zip.file('patients.csv')!.async('string'));
     expect(Object.keys(patients[0]!)).not.toEqual(expect.arrayContaining(['name']));
     expect(Object.keys(patients[0]!)).not.toContain('home_address');
+    expect(Object.keys(patients[0]!)).not.toContain('pt_name'); // bound to the patient's name
     const shifts = await t.db.select().from(exportPseudonyms);
     expect(shifts).toHaveLength(3);
     const first = shifts.find((s) => s.pseudonym === patients[0]!.study_id)!;
