@@ -1,5 +1,6 @@
 import type { AnyField, FormDefinition } from '@registry/shared/forms/definition';
 import { YES_NO_OPTIONS } from '@registry/shared/forms/field-types';
+import { parseLogic } from '@registry/shared/forms/logic';
 import {
   PATIENT_GENDER_LABELS,
   PATIENT_GENDERS,
@@ -17,7 +18,8 @@ import { isIntegerCode } from './formats/syntax-text';
  *
  * De-identification (HIPAA Safe Harbor in spirit, REDCap's "remove identifiers / shift dates" options in shape):
  * - direct identifiers are left out: name, patient number, ID number, phone, hospital number, birth date, cause of
- *   death (free text); PHI-flagged CRF fields (`phi: true`) and fields bound to an identity attribute too; with `dropFreeText` also text, text-area and rich
+ *   death (free text); PHI-flagged CRF fields (`phi: true`), fields bound to an identity attribute and calculations
+ *   reading either (an age from the birth date) too; with `dropFreeText` also text, text-area and rich
  *   text fields; file fields are never exported (documents are not data);
  * - the patient is known by the study pseudonym (`study_id`), kept per patient (export_pseudonyms), so exports agree;
  * - every full date and date-time of the patient moves back by the patient's own kept shift (0–364 days), which keeps
@@ -25,7 +27,39 @@ import { isIntegerCode } from './formats/syntax-text';
  * - the age at enrolment (from the true dates) is written instead of the birth date, 90 and above as 90.
  */
 
-export type ExportOptions = { valueMode: ExportValueMode; deidentified: boolean; dropFreeText: boolean };
+export type ExportOptions = {
+  valueMode: ExportValueMode;
+  deidentified: boolean;
+  dropFreeText: boolean;
+  /** The keys `identifyingKeys` found in the scope's forms (de-identified exports leave them out). */
+  identifying?: ReadonlySet<string>;
+};
+
+/** A field that identifies the patient: PHI-flagged, or bound to an identity attribute (any but the gender). */
+const identifies = (field: AnyField) =>
+  field.phi === true || ('binding' in field && field.binding !== undefined && field.binding !== 'patient.gender');
+
+/**
+ * The keys of the fields that identify the patient and of every calculation that reads one, transitively (an age
+ * computed from a bound birth date is the birth date again, to within a year, and past 89 an identifier).
+ */
+export function identifyingKeys(fields: readonly AnyField[]): Set<string> {
+  const keys = new Set(fields.filter(identifies).map((f) => f.key));
+  const calcs = fields.flatMap((f) => {
+    if (f.type !== 'calc' || !f.formula) return [];
+    const parsed = parseLogic(f.formula);
+    return parsed.ok ? [{ key: f.key, refs: parsed.refs.map((r) => r.key) }] : [];
+  });
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const c of calcs)
+      if (!keys.has(c.key) && c.refs.some((r) => keys.has(r))) {
+        keys.add(c.key);
+        grew = true;
+      }
+  }
+  return keys;
+}
 
 /** A patient as the export reads it (identity decrypted for an identified export; pseudonym for a de-identified one). */
 export type ExportPatient = {
@@ -80,7 +114,8 @@ function dayNumber(date: string): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!m) return undefined;
   const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return Number.isFinite(t) ? t / 86_400_000 : undefined;
+  // a date that is not on the calendar (2024-02-30) is not one: Date.UTC would roll it into March
+  return Number.isFinite(t) && new Date(t).toISOString().startsWith(date) ? t / 86_400_000 : undefined;
 }
 
 /** `YYYY-MM-DD` moved back by `days` (calendar days, no time zone involved); null for what is not a date. */
@@ -158,9 +193,9 @@ export function exportsField(field: AnyField, options: ExportOptions): boolean {
   if (field.type === 'section' || field.type === 'description' || field.type === 'file' || field.type === 'group')
     return false;
   if (!options.deidentified) return true;
-  // PHI: flagged, or bound to an identity attribute of the patient (the name, ID number… typed into the form; ADR 0010)
-  if (field.phi) return false;
-  if ('binding' in field && field.binding !== undefined && field.binding !== 'patient.gender') return false;
+  // PHI: flagged, or bound to an identity attribute of the patient (the name, ID number… typed into the form; ADR 0010),
+  // or a calculation reading one
+  if (identifies(field) || options.identifying?.has(field.key)) return false;
   if (field.type === 'partialDate') return false;
   if (options.dropFreeText && FREE_TEXT.includes(field.type)) return false;
   return true;

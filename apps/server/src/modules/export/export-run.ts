@@ -23,6 +23,7 @@ import {
   exportPlan,
   exportsField,
   groupRows,
+  identifyingKeys,
   shiftDate,
   shiftDateTime,
   type ChosenForm,
@@ -323,14 +324,20 @@ export function createExportRunner(deps: ExportRunDeps) {
     if (!(await updateExportJob(db, row.id, ['queued', 'running'], { state: 'running', startedAt, progress: 0 })))
       return { skipped: 'changed' };
     const scope = exportScope(row);
-    const options: ExportOptions = {
-      valueMode: row.valueMode === 'labels' ? 'labels' : 'codes',
-      deidentified: row.deidentified,
-      dropFreeText: row.dropFreeText,
-    };
     let key: string | undefined;
     try {
       const forms = await scopeForms(db, deps.definitions, scope);
+      const allFields = forms.flatMap((f) =>
+        f.definition.categories
+          .flatMap((c) => c.forms)
+          .flatMap((form) => form.fields.flatMap((x) => [x, ...(x.type === 'group' ? (x.fields ?? []) : [])])),
+      );
+      const options: ExportOptions = {
+        valueMode: row.valueMode === 'labels' ? 'labels' : 'codes',
+        deidentified: row.deidentified,
+        dropFreeText: row.dropFreeText,
+        identifying: identifyingKeys(allFields),
+      };
       let predicate;
       if (row.cohort) {
         const cohortForms = forms.map((f) => f.form);
