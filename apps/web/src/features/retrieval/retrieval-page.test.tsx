@@ -129,6 +129,17 @@ describe('RetrievalPage', () => {
     expect(calls.counts.at(-1)).toEqual(LVEF_BELOW_40);
   });
 
+  it('should offer 导出 of an opened query to a holder of retrieval.export, opening the export page with it', async () => {
+    serve();
+    useMenuStore.getState().setProjectMenu([], ['retrieval.query', 'retrieval.export']);
+    const { user, router } = renderPage();
+    expect(screen.queryByRole('button', { name: /^导\s?出$/ })).not.toBeInTheDocument();
+    await openSaved(user, '射血分数降低');
+    await user.click(screen.getByRole('button', { name: /^导\s?出$/ }));
+    expect(router.state.location.pathname).toBe('/retrieval/export');
+    expect(router.state.location.search).toBe(`?queryId=${savedQuery().id}`);
+  });
+
   it('should count the cohort once, after typing stops', async () => {
     const calls = serve();
     const { user } = renderPage();

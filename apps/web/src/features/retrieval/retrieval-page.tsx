@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
 import {
   Alert,
   Button,
@@ -25,7 +26,9 @@ import type { SavedQueryVO } from '@registry/shared/contracts/retrieval';
 import { useCenters } from '../../api/centers';
 import { useSubProjects } from '../../api/sub-projects';
 import { ApiError } from '../../lib/request';
+import { useMenuStore } from '../../lib/stores/menu-store';
 import { useProjectStore } from '../../lib/stores/project-store';
+import { PERMISSIONS } from '@registry/shared/permissions';
 import { ProjectScope } from '../../lib/project-scope';
 import { toast } from '../../lib/toast';
 import { useDebounced } from '../../lib/use-debounced';
@@ -187,6 +190,8 @@ function Retrieval() {
   const centers = useCenters();
   const projectId = useProjectStore((s) => s.projectId);
   const subProjects = useSubProjects(projectId);
+  const navigate = useNavigate();
+  const mayExport = useMenuStore((s) => s.permissions.includes(PERMISSIONS.retrievalExport));
   const centerOptions = useMemo(
     () => (centers.data ?? []).map((c) => ({ value: c.id, label: c.name })),
     [centers.data],
@@ -287,6 +292,9 @@ function Retrieval() {
               <Button disabled={localIssues.length > 0} onClick={() => setSaveMode('saveAs')}>
                 另存为
               </Button>
+              {current.query && mayExport && (
+                <Button onClick={() => void navigate(`/retrieval/export?queryId=${current.query!.id}`)}>导出</Button>
+              )}
             </Space>
           }
         >

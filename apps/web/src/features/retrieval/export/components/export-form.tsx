@@ -1,4 +1,5 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button, Card, Checkbox, Col, Form, Radio, Row, Select, Spin, Switch, Typography } from 'antd';
 import {
   EXPORT_FORMAT_LABELS,
@@ -74,6 +75,13 @@ export function ExportForm({ onStarted }: { onStarted: () => void }) {
   const tree = useMemo(() => choiceTree(forms, categories), [forms, categories]);
   const create = useCreateExport();
   const deidentified = Form.useWatch('deidentified', form) ?? true;
+  // 数据检索's 导出 opens this page with the query chosen (`?queryId=`, an id, never patient data)
+  const [params] = useSearchParams();
+  const asked = params.get('queryId');
+  useEffect(() => {
+    if (!asked || !queries.data) return;
+    form.setFieldValue('queryId', queries.data.some((q) => q.id === asked) ? asked : WHOLE_PROJECT);
+  }, [asked, queries.data, form]);
 
   const sourceOptions = useMemo(
     () => [

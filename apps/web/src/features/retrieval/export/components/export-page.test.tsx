@@ -122,9 +122,9 @@ function serve({ permissions = IDENTIFIED, jobs = [] as ExportJobVO[] } = {}) {
   return { calls, state };
 }
 
-function renderPage() {
+function renderPage(at = '/retrieval/export') {
   const user = userEvent.setup({ delay: null });
-  return { user, ...renderRoute(<ExportPage />, { path: '/retrieval/export', at: '/retrieval/export' }) };
+  return { user, ...renderRoute(<ExportPage />, { path: '/retrieval/export', at }) };
 }
 
 const start = () => screen.getByRole('button', { name: /开始导出/ });
@@ -154,6 +154,16 @@ describe('ExportPage', () => {
     expect(await screen.findByText('已开始导出，可在导出记录中查看进度')).toBeInTheDocument();
     // the new job heads the history
     expect(await within(history()).findByText('排队中')).toBeInTheDocument();
+  }, 60_000);
+
+  it('should start from the saved query 数据检索 opened it with (?queryId=)', async () => {
+    const { calls } = serve();
+    renderPage('/retrieval/export?queryId=q-1');
+    await screen.findByText('全部 3 个表单', {}, { timeout: 20_000 });
+    await waitFor(() => expect(screen.getByText('射血分数降低')).toBeInTheDocument());
+    fireEvent.click(start());
+    await waitFor(() => expect(calls.created).toHaveLength(1));
+    expect(calls.created[0]).toMatchObject({ queryId: 'q-1' });
   }, 60_000);
 
   it('should send the saved query, the format, the labels and only the forms and fields chosen', async () => {
