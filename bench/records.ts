@@ -1091,7 +1091,9 @@ async function main() {
     seconds: Math.round((Date.now() - started) / 1000),
   };
   await mkdir(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  const file = path.join(ROOT, 'bench', 'results', `records-${SIZES.join('-')}.json`);
+  // a partial run (BENCH_ONLY) writes a file of its own, never over the full run's
+  const only = process.env.BENCH_ONLY ? `-${[...ONLY].join('-')}` : '';
+  const file = path.join(ROOT, 'bench', 'results', `records${only}-${SIZES.join('-')}.json`);
   // formatted as `npm test`'s prettier check wants it (the file is committed)
   await writeFile(file, await format(JSON.stringify(result), { parser: 'json' }));
   console.log(`\n结果已写入 ${path.relative(ROOT, file)}（${result.seconds} 秒）`);

@@ -109,19 +109,29 @@ export type ExportPlan = { tables: PlanTable[] };
 /** Option labels of dictionary fields by list code (loaded for the lists the chosen fields use). */
 export type DictLabels = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
-/** The days between 1970-01-01 and an ISO date; undefined for anything else. */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const daysInMonth = (y: number, m: number) =>
+  m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
+
+/**
+ * The days between 1970-01-01 and an ISO date; undefined for anything else, a date off the calendar (2024-02-30) too:
+ * Date.UTC would roll it into March. Read once per date of every exported row, so no Date object is made to check.
+ */
 function dayNumber(date: string): number | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const m = ISO_DATE.exec(date);
   if (!m) return undefined;
-  const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  // a date that is not on the calendar (2024-02-30) is not one: Date.UTC would roll it into March
-  return Number.isFinite(t) && new Date(t).toISOString().startsWith(date) ? t / 86_400_000 : undefined;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return undefined;
+  return Date.UTC(y, mo - 1, d) / 86_400_000;
 }
 
 /** `YYYY-MM-DD` moved back by `days` (calendar days, no time zone involved); null for what is not a date. */
 export function shiftDate(date: string, days: number): string | null {
   const n = dayNumber(date);
   if (n === undefined) return null;
+  if (days === 0) return date;
   return new Date((n - days) * 86_400_000).toISOString().slice(0, 10);
 }
 
@@ -267,14 +277,14 @@ export function fieldColumns(
           ? [...(dictLabels.get(field.dictCode ?? '') ?? new Map<string, string>())]
           : (list ?? []).map((o) => [o.code, o.label] as const)) as [string, string][],
       );
+      const variable = codedVariable(key, label, list, mode);
+      const numeric = variable.type === 'number'; // decided once: integer codes written as numbers
       return [
         {
-          variable: codedVariable(key, label, list, mode),
+          variable,
           read: (row) => {
             const v = codedValue(valueOf(row), labels, mode);
-            return v !== null && mode === 'codes' && list?.length && list.every((o) => isIntegerCode(o.code))
-              ? numberValue(v)
-              : v;
+            return v !== null && numeric ? numberValue(v) : v;
           },
         },
       ];

@@ -181,7 +181,7 @@ export type ExportSnapshot = {
   records(formKey: string): AsyncIterable<ExportPatientRow & { instance: number; data: Record<string, unknown> }>;
 };
 
-const CURSOR_BATCH = 5000;
+const CURSOR_BATCH = 2000;
 
 const subProjects = sql`sub_projects`;
 
