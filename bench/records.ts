@@ -1,5 +1,5 @@
 /**
- * Patient-record benchmarks P1–P3 of quality.md, each figure of our code next to raw SQL doing the same database work,
+ * Patient-record benchmarks P1–P3 and P5 of quality.md, each figure of our code next to raw SQL doing the same database work,
  * measured in the same run, on the benchmark data set of `npm run seed:bench`:
  *
  * - P1 patient list page: 20 rows, tenant + center scoped (a center's data-entry user), filtered (status), sorted
@@ -15,6 +15,9 @@
  *   statement (record, value versions, audit), and a bare single-row UPDATE. Target: ≥ 0.5× the bare UPDATE. Every
  *   save changes the record. Also printed: the CPU one save takes in this process and in PostgreSQL (`/proc`), per
  *   side; with both cores busy, throughput is the cores over that sum, so it says what a ratio can reach here.
+ * - P5 the CSV export of every patient (identified, the non-repeating forms without table fields: one file) by the
+ *   export job itself, beside `COPY (the cursor's own query) TO STDOUT` into a file. Target ≥ 0.5× COPY's rows/s,
+ *   first byte < 1 s, this process's peak memory printed (flat from 100k to 1M), every row written.
  *
  * "Raw" is hand-written SQL on a plain pg pool doing the database work the same answer needs under our rules (the rows,
  * and for reads of identified data the audit row in the same transaction): no HTTP, session, scope, ORM, validation,
