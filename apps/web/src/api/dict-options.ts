@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import type { DictOptionPageRequest, DictOptionVO } from '@registry/shared/contracts/dictionary';
 import type { Page } from '../lib/page';
 import { request } from '../lib/request';
@@ -26,4 +26,32 @@ export function dictOptionPageQuery(body: DictOptionQuery, enabled = true) {
 
 export function useDictOptionPage(body: DictOptionQuery, enabled = true) {
   return useQuery(dictOptionPageQuery(body, enabled));
+}
+
+/** The most codes one column asks labels for. */
+export const MAX_LABELLED_CODES = 200;
+
+/**
+ * The labels of the dictionary codes a page shows, per column key: one `sys-field-dict-option/page` call per column
+ * asking for exactly its codes (at most MAX_LABELLED_CODES). A code with no label shows as it is. Used by the tables
+ * that show dictionary columns (the patient list, the retrieval result).
+ */
+export function useDictCodeLabels(
+  wanted: readonly { key: string; dictCode: string; codes: readonly string[] }[],
+): ReadonlyMap<string, ReadonlyMap<string, string>> {
+  return useQueries({
+    queries: wanted.map((w) => {
+      const codes = w.codes.slice(0, MAX_LABELLED_CODES);
+      return { ...dictOptionPageQuery({ dictCode: w.dictCode, codes, size: codes.length }), staleTime: 5 * 60_000 };
+    }),
+    combine: (results) => {
+      const out = new Map<string, Map<string, string>>();
+      wanted.forEach((w, i) => {
+        const labels = new Map<string, string>();
+        for (const option of results[i]?.data?.records ?? []) labels.set(option.code, option.label);
+        out.set(w.key, labels);
+      });
+      return out;
+    },
+  });
 }

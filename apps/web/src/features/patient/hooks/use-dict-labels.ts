@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
-import { useQueries } from '@tanstack/react-query';
 import type { PatientListItem } from '@registry/shared/contracts/patient';
-import { dictOptionPageQuery } from '../../../api/dict-options';
+import { useDictCodeLabels } from '../../../api/dict-options';
 import type { ListField } from './list-fields';
 
 /**
@@ -24,28 +23,10 @@ export function useDictLabels(
               if (typeof code === 'string' && code !== '' && !f.missingCodes.some((m) => m.code === code))
                 codes.add(code);
           }
-          return { field: f, codes: [...codes].sort() };
+          return { key: f.key, dictCode: f.dictCode!, codes: [...codes].sort() };
         })
         .filter((w) => w.codes.length > 0),
     [fields, rows],
   );
-  return useQueries({
-    queries: wanted.map((w) => ({
-      ...dictOptionPageQuery({
-        dictCode: w.field.dictCode,
-        codes: w.codes.slice(0, 200),
-        size: Math.min(w.codes.length, 200),
-      }),
-      staleTime: 5 * 60_000,
-    })),
-    combine: (results) => {
-      const out = new Map<string, Map<string, string>>();
-      wanted.forEach((w, i) => {
-        const labels = new Map<string, string>();
-        for (const option of results[i]?.data?.records ?? []) labels.set(option.code, option.label);
-        out.set(w.field.key, labels);
-      });
-      return out;
-    },
-  });
+  return useDictCodeLabels(wanted);
 }

@@ -1,11 +1,7 @@
 import { useMemo } from 'react';
-import { useQueries } from '@tanstack/react-query';
 import type { CohortRowVO } from '@registry/shared/contracts/retrieval';
-import { dictOptionPageQuery } from '../../../api/dict-options';
+import { MAX_LABELLED_CODES, useDictCodeLabels } from '../../../api/dict-options';
 import type { ResultColumn } from './result-cells';
-
-/** The most codes one dictionary column asks labels for (a page holds at most 100 rows). */
-const MAX_CODES = 200;
 
 /**
  * The labels of the dictionary codes on the current page, per column key (`form.field`): one
@@ -29,24 +25,10 @@ export function useDictLabels(
             for (const code of Array.isArray(value) ? value : [value])
               if (typeof code === 'string' && code !== '') codes.add(code);
           }
-          return { key: c.key, dictCode, codes: [...codes].sort().slice(0, MAX_CODES) };
+          return { key: c.key, dictCode, codes: [...codes].sort().slice(0, MAX_LABELLED_CODES) };
         })
         .filter((w) => w.codes.length > 0),
     [columns, rows],
   );
-  return useQueries({
-    queries: wanted.map((w) => ({
-      ...dictOptionPageQuery({ dictCode: w.dictCode, codes: w.codes, size: w.codes.length }),
-      staleTime: 5 * 60_000,
-    })),
-    combine: (results) => {
-      const out = new Map<string, Map<string, string>>();
-      wanted.forEach((w, i) => {
-        const labels = new Map<string, string>();
-        for (const option of results[i]?.data?.records ?? []) labels.set(option.code, option.label);
-        out.set(w.key, labels);
-      });
-      return out;
-    },
-  });
+  return useDictCodeLabels(wanted);
 }
