@@ -13,8 +13,12 @@ const BENCHES = [
   { name: 'CRF 渲染 P8（Chromium）', args: [join(HERE, 'crf-render.mjs')] },
   // P7: builds the app, serves it with the real server (embedded PostgreSQL, demo data) and loads each first route.
   { name: '首个路由的 JavaScript P7（Chromium）', args: [join(HERE, 'bundle.mjs')] },
-  // P1–P3 on seeded databases: BENCH_SIZES (default 100000), BENCH_TARGETS (default embedded,pg); see records.ts.
-  { name: '患者列表、详情与表单保存 P1–P3（PostgreSQL）', args: ['--import', 'tsx', join(HERE, 'records.ts')] },
+  // P1–P3 and P5 on seeded databases: BENCH_SIZES (default 100000), BENCH_TARGETS (default embedded,pg); see
+  // records.ts (--expose-gc: P5's memory is measured from a collected heap)
+  {
+    name: '患者列表、详情、表单保存与导出 P1–P3、P5（PostgreSQL）',
+    args: ['--expose-gc', '--import', 'tsx', join(HERE, 'records.ts')],
+  },
 ];
 
 /** Every figure is printed beside the machine's load: on a busy machine contention compresses every ratio. */
