@@ -1,12 +1,15 @@
-import { cohortForms, type CohortForm } from '@registry/shared/cohort/check';
-import type { Definition } from '@registry/shared/forms/definition';
+import { cohortFormOf, type CohortForm } from '@registry/shared/cohort/check';
+import type { FormDefinition } from '@registry/shared/forms/definition';
 import type { Executor } from '../../db/client';
 import type { DefinitionCache } from '../crf/definition-cache';
 import type { ProjectScope } from '../scope/project-scope';
 import { latestVersionIds } from '../crf/crf-definition.repository';
 
-/** A form of the scope's published definitions with the definition it comes from (an export needs its fields whole). */
-export type ScopedForm = { form: CohortForm; definition: Definition; versionId: string };
+/**
+ * A form of the scope's published definitions: as the cohort sees it (`form`), as it was published (`definition`: an
+ * export needs its fields whole) and the version it comes from.
+ */
+export type ScopedForm = { form: CohortForm; definition: FormDefinition; versionId: string };
 
 /**
  * The forms a cohort of the scope may name and an export may write: those of the latest published versions of the
@@ -25,10 +28,10 @@ export async function scopeForms(
   for (const id of ids) {
     const definition = versions.get(id)?.definition;
     if (!definition) continue;
-    for (const form of cohortForms(definition))
+    for (const form of definition.categories.flatMap((c) => c.forms))
       if (!seen.has(form.key)) {
         seen.add(form.key);
-        forms.push({ form, definition, versionId: id });
+        forms.push({ form: cohortFormOf(form), definition: form, versionId: id });
       }
   }
   return forms;

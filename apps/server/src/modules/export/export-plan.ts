@@ -272,11 +272,10 @@ export function fieldColumns(
           : field.type === 'radio'
             ? (field.options ?? [])
             : dictValueLabels(dictLabels.get(field.dictCode ?? ''));
-      const labels = new Map(
-        (field.type === 'dict'
-          ? [...(dictLabels.get(field.dictCode ?? '') ?? new Map<string, string>())]
-          : (list ?? []).map((o) => [o.code, o.label] as const)) as [string, string][],
-      );
+      const labels: ReadonlyMap<string, string> =
+        field.type === 'dict'
+          ? (dictLabels.get(field.dictCode ?? '') ?? new Map())
+          : new Map((list ?? []).map((o) => [o.code, o.label]));
       const variable = codedVariable(key, label, list, mode);
       const numeric = variable.type === 'number'; // decided once: integer codes written as numbers
       return [
@@ -409,13 +408,16 @@ function uniqueNames(columns: PlanColumn[]): PlanColumn[] {
 /** A form with the chosen fields: `fields` absent keeps all (a chosen group field keeps all its columns). */
 export type ChosenForm = { form: FormDefinition; fields?: readonly string[] };
 
+/** The chosen form's own fields the user picked, in the form's order. */
+export const chosenFields = (c: ChosenForm) =>
+  c.fields ? c.form.fields.filter((f) => c.fields!.includes(f.key)) : c.form.fields;
+
 const recordOrNone = (value: unknown): Readonly<Record<string, unknown>> | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 const record = (value: unknown): Readonly<Record<string, unknown>> => recordOrNone(value) ?? {};
 
 /** The plan of an export of these forms under these options. */
 export function exportPlan(chosen: readonly ChosenForm[], options: ExportOptions, dictLabels: DictLabels): ExportPlan {
-  const picked = (c: ChosenForm) => (c.fields ? c.form.fields.filter((f) => c.fields!.includes(f.key)) : c.form.fields);
   const patientTable: PlanColumn[] = [...patientColumns(options)];
   const tables: PlanTable[] = [];
   const tableNames = new Set(['patients']);
@@ -428,7 +430,7 @@ export function exportPlan(chosen: readonly ChosenForm[], options: ExportOptions
   const extra: PlanTable[] = [];
   for (const c of chosen) {
     const { form } = c;
-    const fields = picked(c);
+    const fields = chosenFields(c);
     const repeating = form.repeating === true;
     const own = fields.flatMap((f) =>
       fieldColumns(f, options, dictLabels, (row) => (repeating ? row.values : recordOrNone(row.values[form.key]))),

@@ -5,6 +5,7 @@ import type { ExportFormat } from '@registry/shared/contracts/export-codes';
 import { EXPORT_RETENTION_DAYS } from '@registry/shared/contracts/export-codes';
 import { shanghaiDate } from '@registry/shared/dates';
 import type { AnyField, Definition, FormDefinition } from '@registry/shared/forms/definition';
+import { listFormFields } from '@registry/shared/forms/walk';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { compileCohort } from '../../domain/cohort/cohort.repository';
@@ -20,6 +21,7 @@ import type { ObjectStorage } from '../../lib/storage';
 import { audit } from '../../plugins/audit';
 import { JobCancelledError, type JobContext } from '../jobs/job-queue';
 import {
+  chosenFields,
   exportPlan,
   exportsField,
   groupRows,
@@ -93,11 +95,7 @@ export function chooseForms(
   forms: readonly ScopedForm[],
   choice: readonly { key: string; fields?: readonly string[] }[] | null,
 ): ChosenForm[] {
-  const byKey = new Map<string, FormDefinition>();
-  for (const f of forms) {
-    const form = f.definition.categories.flatMap((c) => c.forms).find((x) => x.key === f.form.key);
-    if (form) byKey.set(form.key, form);
-  }
+  const byKey = new Map(forms.map((f) => [f.form.key, f.definition]));
   if (!choice) return [...byKey.values()].map((form) => ({ form }));
   const seen = new Set<string>();
   return choice.map((c, i) => {
@@ -205,7 +203,7 @@ async function* tableRows(
 /** A form narrowed to what the export writes, for the ODM metadata and ClinicalData. */
 function odmForm(chosen: ChosenForm, options: ExportOptions): FormDefinition {
   const keep = (f: AnyField) => f.type === 'group' || exportsField(f, options);
-  const fields = (chosen.fields ? chosen.form.fields.filter((f) => chosen.fields!.includes(f.key)) : chosen.form.fields)
+  const fields = chosenFields(chosen)
     .filter(keep)
     .map((f) => (f.type === 'group' ? { ...f, fields: (f.fields ?? []).filter((c) => exportsField(c, options)) } : f));
   return { ...chosen.form, fields };
@@ -327,11 +325,7 @@ export function createExportRunner(deps: ExportRunDeps) {
     let key: string | undefined;
     try {
       const forms = await scopeForms(db, deps.definitions, scope);
-      const allFields = forms.flatMap((f) =>
-        f.definition.categories
-          .flatMap((c) => c.forms)
-          .flatMap((form) => form.fields.flatMap((x) => [x, ...(x.type === 'group' ? (x.fields ?? []) : [])])),
-      );
+      const allFields = forms.flatMap((f) => listFormFields(f.definition).map((e) => e.field));
       const options: ExportOptions = {
         valueMode: row.valueMode === 'labels' ? 'labels' : 'codes',
         deidentified: row.deidentified,
@@ -354,9 +348,7 @@ export function createExportRunner(deps: ExportRunDeps) {
       const dictCodes = [
         ...new Set(
           chosen.flatMap((c) =>
-            c.form.fields
-              .flatMap((f) => [f, ...(f.type === 'group' ? (f.fields ?? []) : [])])
-              .flatMap((f) => (f.type === 'dict' && f.dictCode ? [f.dictCode] : [])),
+            listFormFields(c.form).flatMap(({ field: f }) => (f.type === 'dict' && f.dictCode ? [f.dictCode] : [])),
           ),
         ),
       ];
